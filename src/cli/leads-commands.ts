@@ -1,0 +1,88 @@
+import { stringify } from 'csv-stringify/sync';
+import type { Config } from '../config.ts';
+import { createIntake } from '../domain/intake.ts';
+import { emailOf } from '../domain/lead.ts';
+import { createProvider } from '../providers/create-provider.ts';
+import { createStore } from '../store/create-store.ts';
+import type { JournalEntry, Store } from '../store/store.ts';
+
+async function withStore<T>(config: Config, task: (store: Store) => Promise<T>): Promise<T> {
+  const store = await createStore(config);
+  try {
+    return await task(store);
+  } finally {
+    await store.close();
+  }
+}
+
+function summary(entry: JournalEntry) {
+  return {
+    id: entry.lead.id,
+    receivedAt: entry.lead.receivedAt.toISOString(),
+    kind: entry.lead.kind,
+    email: emailOf(entry.lead),
+    status: entry.status,
+    attempts: entry.attempts,
+    lastError: entry.lastError ?? '',
+  };
+}
+
+export async function listLeads(config: Config, out: NodeJS.WritableStream): Promise<void> {
+  const entries = await withStore(config, (store) => store.list());
+  if (entries.length === 0) {
+    out.write('Aucune demande dans le journal.\n');
+    return;
+  }
+  for (const entry of entries.map(summary)) {
+    out.write(
+      `${entry.receivedAt}  ${entry.kind.padEnd(9)}  ${entry.status.padEnd(9)}  ${String(entry.attempts).padStart(2)}  ${entry.email}  ${entry.id}\n`,
+    );
+  }
+}
+
+export async function exportLeads(config: Config, format: 'csv' | 'json', out: NodeJS.WritableStream): Promise<void> {
+  const entries = await withStore(config, (store) => store.list());
+  const rows = entries.map((entry) => ({ ...summary(entry), payload: entry.lead.data }));
+  if (format === 'json') {
+    out.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return;
+  }
+  out.write(
+    stringify(
+      rows.map((row) => ({ ...row, payload: JSON.stringify(row.payload) })),
+      { header: true },
+    ),
+  );
+}
+
+/**
+ * Re-delivers `failed` leads, and `pending` ones old enough that no server is still delivering them
+ * (a crash between the journal write and the hand-off leaves a lead pending).
+ */
+export async function replayLeads(config: Config, out: NodeJS.WritableStream): Promise<{ delivered: number; failed: number }> {
+  const provider = createProvider(config);
+  try {
+    return await withStore(config, async (store) => {
+      const intake = createIntake({ store, provider, timeoutMs: config.mail.timeoutMs });
+      const staleBefore = Date.now() - 2 * config.mail.timeoutMs;
+      const entries = (await store.list({ statuses: ['failed', 'pending'] })).filter(
+        (entry) => entry.status === 'failed' || entry.lead.receivedAt.getTime() < staleBefore,
+      );
+      const counts = { delivered: 0, failed: 0 };
+      for (const entry of entries) {
+        try {
+          await intake.redeliver(entry);
+          counts.delivered += 1;
+          out.write(`livrée   ${entry.lead.id}\n`);
+        } catch (error) {
+          counts.failed += 1;
+          out.write(`échec    ${entry.lead.id}  ${(error as Error).message}\n`);
+        }
+      }
+      out.write(`${counts.delivered} livrée(s), ${counts.failed} en échec.\n`);
+      return counts;
+    });
+  } finally {
+    await provider.close();
+  }
+}

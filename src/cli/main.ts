@@ -1,0 +1,39 @@
+import { Command, Option } from 'commander';
+import { InvalidConfigError, loadConfig } from '../config.ts';
+import { startServer } from '../server.ts';
+import { exportLeads, listLeads, replayLeads } from './leads-commands.ts';
+
+const program = new Command('leadgate').description('Le site de l’agence et son API de demandes.');
+
+program
+  .command('serve')
+  .description('Sert le site et l’API (PORT, 3000 par défaut).')
+  .action(async () => {
+    await startServer(loadConfig());
+  });
+
+const leads = program.command('leads').description('Le journal des demandes reçues.');
+leads
+  .command('list')
+  .description('Liste les demandes, les plus anciennes d’abord.')
+  .action(() => listLeads(loadConfig(), process.stdout));
+leads
+  .command('export')
+  .description('Exporte toutes les demandes.')
+  .addOption(new Option('--format <format>', 'csv ou json').choices(['csv', 'json']).default('csv'))
+  .action((options: { format: 'csv' | 'json' }) => exportLeads(loadConfig(), options.format, process.stdout));
+leads
+  .command('replay')
+  .description('Transmet à nouveau les demandes en échec ou restées en attente.')
+  .action(async () => {
+    const { failed } = await replayLeads(loadConfig(), process.stdout);
+    if (failed > 0) process.exitCode = 1;
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (!(error instanceof InvalidConfigError)) throw error;
+  process.stderr.write(`Configuration invalide : ${error.message}\n`);
+  process.exitCode = 2;
+}

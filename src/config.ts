@@ -1,0 +1,89 @@
+import { resolve } from 'node:path';
+
+export type MailProviderName = 'outbox' | 'brevo' | 'smtp';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  siteUrl: string;
+  databaseUrl: string | undefined;
+  mail: {
+    provider: MailProviderName;
+    from: string;
+    agencyEmail: string;
+    timeoutMs: number;
+    smtpUrl: string | undefined;
+    brevo: {
+      apiKey: string | undefined;
+      apiUrl: string;
+      contactListId: number | undefined;
+      newsletterListId: number | undefined;
+      auditListId: number | undefined;
+      contactTemplateId: number | undefined;
+    };
+  };
+}
+
+/** A value the operator set that cannot be used: the server refuses to start rather than guess. */
+export class InvalidConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string, fallback: string): string {
+  const value = env[name]?.trim();
+  return value ? value : fallback;
+}
+
+function optionalText(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function positiveInteger(env: Env, name: string): number | undefined {
+  const value = optionalText(env, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) <= 0) {
+    throw new InvalidConfigError(`${name} must be a positive integer, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function providerName(env: Env): MailProviderName {
+  const value = text(env, 'MAIL_PROVIDER', 'outbox');
+  if (value === 'outbox' || value === 'brevo' || value === 'smtp') return value;
+  throw new InvalidConfigError(`MAIL_PROVIDER must be outbox, brevo or smtp, got "${value}"`);
+}
+
+/** Reads the environment once, at start; nothing else in the code reads process.env. */
+export function loadConfig(env: Env = process.env): Config {
+  const port = positiveInteger(env, 'PORT') ?? 3000;
+  const siteUrl = text(env, 'SITE_URL', `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    new URL(siteUrl);
+  } catch {
+    throw new InvalidConfigError(`SITE_URL must be an absolute URL, got "${siteUrl}"`);
+  }
+  return {
+    port,
+    host: text(env, 'HOST', '0.0.0.0'),
+    dataDir: resolve(text(env, 'DATA_DIR', './data')),
+    siteUrl,
+    databaseUrl: optionalText(env, 'DATABASE_URL'),
+    mail: {
+      provider: providerName(env),
+      from: text(env, 'MAIL_FROM', 'Agence <bonjour@agence.example>'),
+      agencyEmail: text(env, 'AGENCY_EMAIL', 'equipe@agence.example'),
+      timeoutMs: positiveInteger(env, 'PROVIDER_TIMEOUT_MS') ?? 8000,
+      smtpUrl: optionalText(env, 'SMTP_URL'),
+      brevo: {
+        apiKey: optionalText(env, 'BREVO_API_KEY'),
+        apiUrl: text(env, 'BREVO_API_URL', 'https://api.brevo.com/v3').replace(/\/+$/, ''),
+        contactListId: positiveInteger(env, 'BREVO_CONTACT_LIST_ID'),
+        newsletterListId: positiveInteger(env, 'BREVO_NEWSLETTER_LIST_ID'),
+        auditListId: positiveInteger(env, 'BREVO_AUDIT_LIST_ID'),
+        contactTemplateId: positiveInteger(env, 'BREVO_CONTACT_TEMPLATE_ID'),
+      },
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { ERROR_STATUS } from '../http/error-catalog.ts';
+import { LEAD_ENDPOINTS } from '../schemas/endpoints.ts';
+import { ErrorResponseSchema, SuccessResponseSchema } from '../schemas/responses.ts';
+
+/** Error statuses each endpoint can answer (spec 4: 400, 405, 415, 500, 502; 413 and 429 for the limits). */
+const OPERATION_ERROR_STATUSES = [400, 405, 413, 415, 429, 500, 502] as const;
+
+function codesFor(status: number): string[] {
+  return Object.entries(ERROR_STATUS)
+    .filter(([, code]) => code === status)
+    .map(([name]) => name);
+}
+
+function errorResponse(status: number) {
+  return {
+    description: `Erreur ; error.code vaut ${codesFor(status).join(' ou ')}.`,
+    ...(status === 405 && {
+      headers: { Allow: { description: 'Méthodes acceptées.', schema: { type: 'string', const: 'POST, OPTIONS' } } },
+    }),
+    ...(status === 429 && {
+      headers: { 'Retry-After': { description: 'Secondes à attendre.', schema: { type: 'integer' } } },
+    }),
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+  };
+}
+
+/**
+ * OpenAPI 3.1 speaks JSON Schema natively, so the document embeds the very schema objects Fastify
+ * validates with: the published contract cannot drift from the code.
+ */
+export function buildOpenApiDocument(siteUrl: string) {
+  const paths = Object.fromEntries(
+    LEAD_ENDPOINTS.map((endpoint) => {
+      const schema = { $ref: `#/components/schemas/${endpoint.schemaName}` };
+      return [
+        endpoint.path,
+        {
+          post: {
+            operationId: endpoint.operationId,
+            summary: endpoint.summary,
+            description: endpoint.description,
+            tags: ['Demandes'],
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': { schema },
+                'application/x-www-form-urlencoded': {
+                  schema,
+                  ...(endpoint.kind === 'audit' && {
+                    // Bracket keys: formData[Question]=Réponse.
+                    encoding: { formData: { style: 'deepObject', explode: true } },
+                  }),
+                },
+              },
+            },
+            responses: {
+              200: {
+                description: 'Demande enregistrée et transmise.',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/SuccessResponse' } } },
+              },
+              303: {
+                description:
+                  'Formulaire HTML envoyé sans l’en-tête Accept: application/json : redirection vers la page de remerciement.',
+                headers: {
+                  Location: { description: 'Page de remerciement.', schema: { type: 'string', const: '/contact/merci' } },
+                },
+              },
+              ...Object.fromEntries(OPERATION_ERROR_STATUSES.map((status) => [status, errorResponse(status)])),
+            },
+          },
+        },
+      ];
+    }),
+  );
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'API publique de demandes de l’agence',
+      version: '1.0.0',
+      summary: 'Demande de contact ou de diagnostic gratuit, inscription à la lettre, audit sectoriel.',
+      description:
+        'Trois points d’accès sans authentification. Corps en JSON (Content-Type: application/json) ou en formulaire HTML (application/x-www-form-urlencoded ; un champ répété est joint par une virgule). Réponses en JSON, erreurs comprises, avec un code stable. Règle de consentement : n’envoyez une demande qu’avec l’accord explicite de la personne concernée. Page lisible : /developers.',
+      contact: { name: 'Agence', url: `${siteUrl}/contact` },
+      license: { name: 'Usage public de l’interface', url: `${siteUrl}/developers` },
+    },
+    servers: [{ url: siteUrl }],
+    security: [],
+    tags: [{ name: 'Demandes', description: 'Les trois actions possibles sans passer par le site.' }],
+    paths,
+    components: {
+      schemas: {
+        ...Object.fromEntries(LEAD_ENDPOINTS.map((endpoint) => [endpoint.schemaName, endpoint.schema])),
+        SuccessResponse: SuccessResponseSchema,
+        ErrorResponse: ErrorResponseSchema,
+      },
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import type { MailSettings } from '../mail/mail-message.ts';
+import { NodemailerProvider } from './nodemailer-provider.ts';
+
+/**
+ * The default provider: no account, no server. Each e-mail is composed by nodemailer exactly as SMTP
+ * would send it and kept as an RFC 5322 `.eml` file that any mail client opens.
+ */
+export function createOutboxProvider(directory: string, settings: MailSettings & { from: string }) {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  return new NodemailerProvider('outbox', transport, settings, async (lead, sent) => {
+    if (!sent.raw) throw new Error('the stream transport returned no message');
+    await mkdir(directory, { recursive: true });
+    const day = lead.receivedAt.toISOString().slice(0, 10);
+    const file = join(directory, `${day}-${lead.id}-${sent.message.role}.eml`);
+    // Write then rename, so a reader never sees half a message; a replay rewrites the same file.
+    await writeFile(`${file}.tmp`, sent.raw);
+    await rename(`${file}.tmp`, file);
+  });
+}

@@ -1,0 +1,46 @@
+import { Type, type Static } from 'typebox';
+import { emailAddress, optionalText, requiredText } from './fields.ts';
+
+/** Fields a full contact form must carry; a short request (TOOL_SOURCE present) may omit them (spec 2.1). */
+export const FULL_FORM_FIELDS = ['NOM', 'JOB_TITLE', 'TYPE_BESOIN', 'SERVICE', 'DEMANDE'] as const;
+
+export const ContactRequestSchema = Type.Object(
+  {
+    PRENOM: requiredText(100, 'Prénom de la personne qui écrit.', ['Marie']),
+    EMAIL: emailAddress('Adresse à laquelle répondre ; elle reçoit un e-mail de confirmation.'),
+    NOM: optionalText(100, 'Nom. Obligatoire sauf si TOOL_SOURCE est présent.', ['Dupont']),
+    JOB_TITLE: optionalText(200, 'Métier ou activité. Obligatoire sauf si TOOL_SOURCE est présent.', [
+      'Avocate en droit de la famille',
+    ]),
+    TYPE_BESOIN: optionalText(
+      200,
+      'Piliers concernés, séparés par des virgules, parmi Attirer, Engager, Convertir. Obligatoire sauf si TOOL_SOURCE est présent.',
+      ['Attirer,Convertir'],
+    ),
+    SERVICE: optionalText(200, 'Service souhaité, en mots simples. Obligatoire sauf si TOOL_SOURCE est présent.', [
+      'Référencement local',
+    ]),
+    DEMANDE: optionalText(5000, 'Description du projet. Obligatoire sauf si TOOL_SOURCE est présent.', [
+      'Je voudrais apparaître dans les résultats Google de mon quartier.',
+    ]),
+    SMS: optionalText(30, 'Numéro de téléphone, sans indicatif pays.', ['612345678']),
+    SMS__COUNTRY_CODE: optionalText(6, 'Indicatif pays du numéro, par exemple +33.', ['+33']),
+    TOOL_SOURCE: optionalText(
+      100,
+      "Origine d'une demande courte (outil, diagnostic). Présent : seuls PRENOM et EMAIL sont obligatoires.",
+      ['diagnostic-gratuit'],
+    ),
+    TOOL_DATA: optionalText(20000, "Résultats de l'outil, en JSON sérialisé dans une chaîne.", [
+      '{"score":42}',
+    ]),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Demande de contact ou de diagnostic gratuit. Formulaire complet : PRENOM, NOM, EMAIL, JOB_TITLE, TYPE_BESOIN, SERVICE, DEMANDE. Demande courte : TOOL_SOURCE, PRENOM, EMAIL.',
+    if: { not: { required: ['TOOL_SOURCE'] } },
+    then: { required: [...FULL_FORM_FIELDS] },
+  },
+);
+
+export type ContactRequest = Static<typeof ContactRequestSchema>;

@@ -1,0 +1,14 @@
+import { Type, type Static } from 'typebox';
+import { emailAddress, optionalText, requiredText } from './fields.ts';
+
+export const SubscribeRequestSchema = Type.Object(
+  {
+    email: emailAddress('Adresse à inscrire à la lettre mensuelle.'),
+    firstName: requiredText(100, 'Prénom.', ['Marie']),
+    lastName: optionalText(100, 'Nom.', ['Dupont']),
+    source: optionalText(100, "Origine de l'inscription (libellé court).", ['page-accueil']),
+  },
+  { additionalProperties: false, description: 'Inscription à la lettre mensuelle (un conseil concret par mois).' },
+);
+
+export type SubscribeRequest = Static<typeof SubscribeRequestSchema>;

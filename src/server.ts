@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { createProvider } from './providers/create-provider.ts';
+import { MisconfiguredProvider } from './providers/misconfigured-provider.ts';
+import { createStore } from './store/create-store.ts';
+
+/** Starts the service on config.port and stops it cleanly on SIGTERM/SIGINT (in-flight requests finish). */
+export async function startServer(config: Config): Promise<FastifyInstance> {
+  const store = await createStore(config);
+  const provider = createProvider(config);
+  const app = await buildApp({
+    config,
+    store,
+    provider,
+    logger: { level: process.env.LOG_LEVEL ?? 'info' },
+  });
+  if (provider instanceof MisconfiguredProvider) {
+    app.log.error(
+      `MAIL_PROVIDER=${provider.name} is incomplete (${provider.problem}): requests are validated and journaled, valid ones answered 500 server_error`,
+    );
+  }
+  app.addHook('onClose', async () => {
+    await provider.close();
+    await store.close();
+  });
+  await app.listen({ port: config.port, host: config.host });
+
+  const shutdown = async (signal: string) => {
+    app.log.info(`${signal} received: finishing in-flight requests`);
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  return app;
+}

@@ -1,0 +1,39 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+
+/*
+ * Migrations live in code, not in files found at run time, so the same list runs from the checkout,
+ * from tests and from a bundled build. Append new entries; never edit one that has shipped.
+ */
+const migrations: Record<string, Migration> = {
+  '2026-11-22-001-journal': {
+    async up(db) {
+      await db.schema
+        .createTable('leads')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('kind', 'text', (col) => col.notNull())
+        .addColumn('email', 'text', (col) => col.notNull())
+        .addColumn('payload', 'text', (col) => col.notNull())
+        .addColumn('received_at', 'text', (col) => col.notNull())
+        .addColumn('status', 'text', (col) => col.notNull())
+        .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('last_error', 'text')
+        .addColumn('provider_answer', 'text')
+        .addColumn('updated_at', 'text', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('leads_status').on('leads').columns(['status', 'received_at']).execute();
+      await db.schema
+        .createTable('known_addresses')
+        .addColumn('audience', 'text', (col) => col.notNull())
+        .addColumn('email', 'text', (col) => col.notNull())
+        .addColumn('first_seen_at', 'text', (col) => col.notNull())
+        .addPrimaryKeyConstraint('known_addresses_pk', ['audience', 'email'])
+        .execute();
+    },
+  },
+};
+
+export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}

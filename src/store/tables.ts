@@ -1,0 +1,24 @@
+/** Kysely's view of the tables created by migrations.ts. Times are ISO-8601 text in both dialects. */
+export interface LeadsTable {
+  id: string;
+  kind: string;
+  email: string;
+  payload: string;
+  received_at: string;
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  provider_answer: string | null;
+  updated_at: string;
+}
+
+export interface KnownAddressesTable {
+  audience: string;
+  email: string;
+  first_seen_at: string;
+}
+
+export interface Database {
+  leads: LeadsTable;
+  known_addresses: KnownAddressesTable;
+}

@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createProvider } from '../../src/providers/create-provider.ts';
+import type { Provider } from '../../src/providers/provider.ts';
+import { createStore } from '../../src/store/create-store.ts';
+import type { Store } from '../../src/store/store.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the real app on a real SQLite file in a fresh temp directory. `env` is read exactly as the
+ * server reads the environment; `provider` replaces the one MAIL_PROVIDER would pick.
+ */
+export async function buildTestApp(
+  options: { env?: Record<string, string>; provider?: (config: Config) => Provider } = {},
+): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, ...options.env });
+  const store = await createStore(config);
+  const provider = options.provider ? options.provider(config) : createProvider(config);
+  const app = await buildApp({ config, store, provider });
+  await app.ready();
+  return {
+    app,
+    store,
+    config,
+    dataDir,
+    async close() {
+      await app.close();
+      await provider.close();
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const validContact = {
+  PRENOM: 'Marie',
+  NOM: 'Dupont',
+  EMAIL: 'marie.dupont@example.fr',
+  JOB_TITLE: 'Avocate',
+  TYPE_BESOIN: 'Attirer,Convertir',
+  SERVICE: 'Référencement local',
+  DEMANDE: 'Je voudrais apparaître dans les résultats de mon quartier.',
+};
+
+export const validSubscribe = { email: 'lea@example.fr', firstName: 'Léa' };
+
+export const validAudit = {
+  email: 'paul@example.fr',
+  firstName: 'Paul',
+  sector: 'btp',
+  formData: { 'Combien de chantiers par an ?': 'Une trentaine' },
+};
