@@ -8,6 +8,14 @@ export interface Config {
   dataDir: string;
   siteUrl: string;
   databaseUrl: string | undefined;
+  /** Issue 5: how each node uses PostgreSQL (ignored with SQLite). */
+  database: {
+    poolSize: number;
+    statementTimeoutMs: number;
+    connectTimeoutMs: number;
+  };
+  /** Issue 5: when set, rate-limit counters live in Redis instead of the database. */
+  redisUrl: string | undefined;
   mail: {
     provider: MailProviderName;
     from: string;
@@ -55,6 +63,15 @@ function providerName(env: Env): MailProviderName {
   throw new InvalidConfigError(`MAIL_PROVIDER must be outbox, brevo or smtp, got "${value}"`);
 }
 
+/** Issue 5: DATABASE_URL names a PostgreSQL server; anything else is a typo, not a silent SQLite fallback. */
+function postgresUrl(env: Env): string | undefined {
+  const value = optionalText(env, 'DATABASE_URL');
+  if (value !== undefined && !/^postgres(ql)?:\/\//.test(value)) {
+    throw new InvalidConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  return value;
+}
+
 /** Reads the environment once, at start; nothing else in the code reads process.env. */
 export function loadConfig(env: Env = process.env): Config {
   const port = positiveInteger(env, 'PORT') ?? 3000;
@@ -69,7 +86,13 @@ export function loadConfig(env: Env = process.env): Config {
     host: text(env, 'HOST', '0.0.0.0'),
     dataDir: resolve(text(env, 'DATA_DIR', './data')),
     siteUrl,
-    databaseUrl: optionalText(env, 'DATABASE_URL'),
+    databaseUrl: postgresUrl(env),
+    database: {
+      poolSize: positiveInteger(env, 'DATABASE_POOL_SIZE') ?? 10,
+      statementTimeoutMs: positiveInteger(env, 'DATABASE_STATEMENT_TIMEOUT_MS') ?? 5000,
+      connectTimeoutMs: positiveInteger(env, 'DATABASE_CONNECT_TIMEOUT_MS') ?? 5000,
+    },
+    redisUrl: optionalText(env, 'REDIS_URL'),
     mail: {
       provider: providerName(env),
       from: text(env, 'MAIL_FROM', 'Agence <bonjour@agence.example>'),
