@@ -16,6 +16,14 @@ export interface Config {
   };
   /** Issue 5: when set, rate-limit counters live in Redis instead of the database. */
   redisUrl: string | undefined;
+  /** Issue 4: abuse limits (spec 8 leaves them open). */
+  limits: {
+    bodyBytes: number;
+    /** Requests per client address and minute on each POST endpoint; 0 turns the limiter off. */
+    ratePerMinute: number;
+    /** Fastify's trustProxy: false, true, a hop count, or addresses/CIDRs of the trusted proxies. */
+    trustProxy: boolean | number | string;
+  };
   mail: {
     provider: MailProviderName;
     from: string;
@@ -72,6 +80,24 @@ function postgresUrl(env: Env): string | undefined {
   return value;
 }
 
+function nonNegativeInteger(env: Env, name: string): number | undefined {
+  const value = optionalText(env, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) {
+    throw new InvalidConfigError(`${name} must be an integer ≥ 0, got "${value}"`);
+  }
+  return Number(value);
+}
+
+/** Issue 4: only behind a proxy may X-Forwarded-For name the client (else anyone picks their own address). */
+function trustProxy(env: Env): boolean | number | string {
+  const value = optionalText(env, 'TRUST_PROXY');
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
 /** Reads the environment once, at start; nothing else in the code reads process.env. */
 export function loadConfig(env: Env = process.env): Config {
   const port = positiveInteger(env, 'PORT') ?? 3000;
@@ -93,6 +119,11 @@ export function loadConfig(env: Env = process.env): Config {
       connectTimeoutMs: positiveInteger(env, 'DATABASE_CONNECT_TIMEOUT_MS') ?? 5000,
     },
     redisUrl: optionalText(env, 'REDIS_URL'),
+    limits: {
+      bodyBytes: positiveInteger(env, 'BODY_LIMIT_BYTES') ?? 64 * 1024,
+      ratePerMinute: nonNegativeInteger(env, 'RATE_LIMIT_PER_MINUTE') ?? 30,
+      trustProxy: trustProxy(env),
+    },
     mail: {
       provider: providerName(env),
       from: text(env, 'MAIL_FROM', 'Agence <bonjour@agence.example>'),
