@@ -20,13 +20,29 @@ const migrations: Record<string, Migration> = {
         .addColumn('provider_answer', 'text')
         .addColumn('updated_at', 'text', (col) => col.notNull())
         .execute();
-      await db.schema.createIndex('leads_status').on('leads').columns(['status', 'received_at']).execute();
+      await db.schema
+        .createIndex('leads_status')
+        .on('leads')
+        .columns(['status', 'received_at'])
+        .execute();
       await db.schema
         .createTable('known_addresses')
         .addColumn('audience', 'text', (col) => col.notNull())
         .addColumn('email', 'text', (col) => col.notNull())
         .addColumn('first_seen_at', 'text', (col) => col.notNull())
         .addPrimaryKeyConstraint('known_addresses_pk', ['audience', 'email'])
+        .execute();
+    },
+  },
+  // Issue 5: `leads replay` on several nodes leases each lead it takes; rate limits counted across nodes.
+  '2026-11-22-002-replay-lease-and-rate-limits': {
+    async up(db) {
+      await db.schema.alterTable('leads').addColumn('claimed_until', 'text').execute();
+      await db.schema
+        .createTable('rate_limit_hits')
+        .addColumn('key', 'text', (col) => col.primaryKey())
+        .addColumn('hits', 'integer', (col) => col.notNull())
+        .addColumn('reset_at', 'text', (col) => col.notNull())
         .execute();
     },
   },

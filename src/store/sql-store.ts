@@ -1,15 +1,28 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Lead, LeadKind } from '../domain/lead.ts';
 import { emailOf, normalizeEmail } from '../domain/lead.ts';
 import type { JournalEntry, LeadStatus, Store } from './store.ts';
 import type { Database, LeadsTable } from './tables.ts';
 
 /** The journal in SQL that SQLite and PostgreSQL both run: one implementation, two dialects. */
+export interface SqlStoreOptions {
+  now?: () => Date;
+  /** PostgreSQL: replays on several nodes skip each other's locked rows (SQLite has one writer anyway). */
+  skipLocked?: boolean;
+}
+
 export class SqlStore implements Store {
+  private readonly now: () => Date;
+  private readonly skipLocked: boolean;
+  private lastSweep = 0;
+
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    options: SqlStoreOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.skipLocked = options.skipLocked ?? false;
+  }
 
   async record(lead: Lead): Promise<void> {
     await this.db
@@ -73,6 +86,82 @@ export class SqlStore implements Store {
     if (filter.kinds?.length) query = query.where('kind', 'in', [...filter.kinds]);
     const rows = await query.execute();
     return rows.map(toEntry);
+  }
+
+  async claimForReplay(lease: {
+    staleBefore: Date;
+    leaseUntil: Date;
+  }): Promise<JournalEntry | undefined> {
+    const now = this.now().toISOString();
+    const replayable = (eb: ExpressionBuilder<Database, 'leads'>) =>
+      eb.and([
+        eb.or([
+          eb('status', '=', 'failed'),
+          eb.and([
+            eb('status', '=', 'pending'),
+            eb('received_at', '<', lease.staleBefore.toISOString()),
+          ]),
+        ]),
+        eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]),
+      ]);
+    let oldest = this.db
+      .selectFrom('leads')
+      .select('id')
+      .where(replayable)
+      .orderBy('received_at')
+      .orderBy('id')
+      .limit(1);
+    // Two replays picking at once: PostgreSQL's SKIP LOCKED sends the second to the next row; SQLite
+    // runs this one UPDATE under its single write lock. The outer condition is re-checked on the
+    // locked row, so a lease taken meanwhile is never taken twice.
+    if (this.skipLocked) oldest = oldest.forUpdate().skipLocked();
+    const row = await this.db
+      .updateTable('leads')
+      .set({ claimed_until: lease.leaseUntil.toISOString() })
+      .where('id', '=', oldest)
+      .where(replayable)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toEntry(row) : undefined;
+  }
+
+  async hit(key: string, windowMs: number): Promise<{ hits: number; resetAt: Date }> {
+    const now = this.now();
+    const at = now.toISOString();
+    // One atomic upsert, so two nodes counting the same key at once both see their hit.
+    const row = await this.db
+      .insertInto('rate_limit_hits')
+      .values({ key, hits: 1, reset_at: new Date(now.getTime() + windowMs).toISOString() })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet((eb) => {
+          const expired = eb('rate_limit_hits.reset_at', '<=', at);
+          return {
+            hits: eb
+              .case()
+              .when(expired)
+              .then(eb.lit(1))
+              .else(eb('rate_limit_hits.hits', '+', 1))
+              .end(),
+            reset_at: eb
+              .case()
+              .when(expired)
+              .then(eb.ref('excluded.reset_at'))
+              .else(eb.ref('rate_limit_hits.reset_at'))
+              .end(),
+          };
+        }),
+      )
+      .returning(['hits', 'reset_at'])
+      .executeTakeFirstOrThrow();
+    await this.sweepExpiredHits(now);
+    return { hits: Number(row.hits), resetAt: new Date(row.reset_at) };
+  }
+
+  /** Forgets finished windows about once a minute per node, so the table stays as small as the traffic. */
+  private async sweepExpiredHits(now: Date): Promise<void> {
+    if (now.getTime() - this.lastSweep < 60_000) return;
+    this.lastSweep = now.getTime();
+    await this.db.deleteFrom('rate_limit_hits').where('reset_at', '<', now.toISOString()).execute();
   }
 
   async ping(): Promise<void> {

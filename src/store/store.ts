@@ -20,7 +20,18 @@ export interface Store {
   /** Marks the lead delivered and remembers its address; says whether the address was known before. */
   markDelivered(id: string, providerAnswer: string): Promise<{ alreadyKnown: boolean }>;
   markFailed(id: string, error: string): Promise<void>;
-  list(filter?: { statuses?: readonly LeadStatus[]; kinds?: readonly LeadKind[] }): Promise<JournalEntry[]>;
+  list(filter?: {
+    statuses?: readonly LeadStatus[];
+    kinds?: readonly LeadKind[];
+  }): Promise<JournalEntry[]>;
+  /**
+   * Issue 5: takes the oldest lead to replay (failed, or pending since before `staleBefore`) and leases
+   * it until `leaseUntil`, atomically, so a replay running on another node at the same time skips it.
+   * Undefined when none is left.
+   */
+  claimForReplay(lease: { staleBefore: Date; leaseUntil: Date }): Promise<JournalEntry | undefined>;
+  /** Issue 5: counts one hit on `key` in a fixed window of `windowMs`, shared by every node. */
+  hit(key: string, windowMs: number): Promise<{ hits: number; resetAt: Date }>;
   /** Throws when the database cannot be reached (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,0 +1,62 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './tables.ts';
+
+export interface PostgresSettings {
+  poolSize: number;
+  statementTimeoutMs: number;
+  connectTimeoutMs: number;
+}
+
+/** The database could not be reached at start: the server says so in one line and exits (docs/deployment.md). */
+export class DatabaseUnavailableError extends Error {
+  override readonly name = 'DatabaseUnavailableError';
+}
+
+/**
+ * One pool per node (issue 5). Every limit is set, so an unreachable or stuck database turns into an
+ * error within seconds (a 500 `server_error` for the caller) instead of requests piling up.
+ */
+export function postgresDatabase(connectionString: string, settings: PostgresSettings) {
+  const pool = new pg.Pool({
+    connectionString,
+    max: settings.poolSize,
+    // Covers both opening a connection and waiting for a free one in the pool.
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    statement_timeout: settings.statementTimeoutMs,
+    // A transaction left open by a crashed request must not hold row locks for ever.
+    idle_in_transaction_session_timeout: 10 * settings.statementTimeoutMs,
+    application_name: 'leadgate',
+    keepAlive: true,
+  });
+  // An idle connection dropped by the server (restart, failover) is reported here; without a listener
+  // Node would crash the whole process. The pool discards it and the next query opens a new one.
+  pool.on('error', (error) => {
+    process.stderr.write(`leadgate: connexion PostgreSQL perdue (${error.message})\n`);
+  });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Fails fast with a message an operator can act on, before migrations try and fail less clearly. */
+export async function assertReachable(db: Kysely<Database>, connectionString: string) {
+  try {
+    await sql`select 1`.execute(db);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message || error.name : String(error);
+    throw new DatabaseUnavailableError(
+      `PostgreSQL injoignable (${redactedUrl(connectionString)}) : ${reason}`,
+      { cause: error },
+    );
+  }
+}
+
+/** The URL without its password, fit for a log line. */
+export function redactedUrl(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return 'DATABASE_URL illisible';
+  }
+}
