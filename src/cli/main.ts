@@ -1,6 +1,8 @@
 import { Command, Option } from 'commander';
 import { InvalidConfigError, loadConfig } from '../config.ts';
 import { startServer } from '../server.ts';
+import { DatabaseUnavailableError } from '../store/postgres-database.ts';
+import { migrateDatabase } from './db-commands.ts';
 import { exportLeads, listLeads, replayLeads } from './leads-commands.ts';
 
 const program = new Command('leadgate').description('Le site de l’agence et son API de demandes.');
@@ -12,6 +14,13 @@ program
     await startServer(loadConfig());
   });
 
+program
+  .command('db')
+  .description('La base de données (SQLite, ou PostgreSQL avec DATABASE_URL).')
+  .command('migrate')
+  .description('Met le schéma à jour, puis s’arrête.')
+  .action(() => migrateDatabase(loadConfig(), process.stdout));
+
 const leads = program.command('leads').description('Le journal des demandes reçues.');
 leads
   .command('list')
@@ -21,7 +30,9 @@ leads
   .command('export')
   .description('Exporte toutes les demandes.')
   .addOption(new Option('--format <format>', 'csv ou json').choices(['csv', 'json']).default('csv'))
-  .action((options: { format: 'csv' | 'json' }) => exportLeads(loadConfig(), options.format, process.stdout));
+  .action((options: { format: 'csv' | 'json' }) =>
+    exportLeads(loadConfig(), options.format, process.stdout),
+  );
 leads
   .command('replay')
   .description('Transmet à nouveau les demandes en échec ou restées en attente.')
@@ -33,6 +44,11 @@ leads
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
+  // Issue 5: an unreachable database at start is one clear line and exit 1; the supervisor restarts.
+  if (error instanceof DatabaseUnavailableError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
   if (!(error instanceof InvalidConfigError)) throw error;
   process.stderr.write(`Configuration invalide : ${error.message}\n`);
   process.exitCode = 2;
