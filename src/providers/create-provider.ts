@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
+import { createBrevoProvider } from './brevo-provider.ts';
 import { MisconfiguredProvider } from './misconfigured-provider.ts';
 import { createOutboxProvider } from './outbox-provider.ts';
 import type { Provider } from './provider.ts';
@@ -17,6 +18,8 @@ export function createProvider(config: Config): Provider {
         ? createSmtpProvider(mail.smtpUrl, settings, mail.timeoutMs)
         : new MisconfiguredProvider('smtp', 'SMTP_URL is not set');
     case 'brevo':
-      return new MisconfiguredProvider('brevo', 'the Brevo adapter is not built yet');
+      return mail.brevo.apiKey
+        ? createBrevoProvider(config, mail.brevo.apiKey)
+        : new MisconfiguredProvider('brevo', 'BREVO_API_KEY is not set');
   }
 }

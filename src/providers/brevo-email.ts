@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import type { MailAddress, MailMessage } from '../mail/mail-message.ts';
+import { BrevoError, type BrevoClient } from './brevo-client.ts';
+
+/** Brevo caps sender, recipient and replyTo names at 70 characters (definition sendSmtpEmail_*). */
+const NAME_LIMIT = 70;
+
+interface BrevoAddress {
+  email: string;
+  name?: string;
+}
+
+/** Body of Brevo's `POST /smtp/email` (definition `sendSmtpEmail`), the parts we use. */
+export interface SendSmtpEmail {
+  sender?: BrevoAddress;
+  to: BrevoAddress[];
+  replyTo?: BrevoAddress;
+  subject?: string;
+  htmlContent?: string;
+  textContent?: string;
+  templateId?: number;
+  headers: { idempotencyKey: string };
+  tags: string[];
+}
+
+export interface EmailOptions {
+  /** MAIL_FROM, e.g. `Agence <bonjour@agence.example>`. */
+  from: string;
+  /** BREVO_CONTACT_TEMPLATE_ID: the confirmation then uses the account's template. */
+  confirmationTemplateId?: number;
+}
+
+export function emailPayload(
+  leadId: string,
+  message: MailMessage,
+  options: EmailOptions,
+): SendSmtpEmail {
+  const common = {
+    to: [brevoAddress(message.to)],
+    ...(message.replyTo && { replyTo: brevoAddress(message.replyTo) }),
+    headers: { idempotencyKey: idempotencyKey(leadId, message.role) },
+    tags: [`leadgate-${message.role}`],
+  };
+  if (message.role === 'confirmation' && options.confirmationTemplateId !== undefined) {
+    // The template carries its own subject, sender and words; we pass no params, because the
+    // confirmation must not echo what a stranger typed (see src/mail/confirmation.ts).
+    return { ...common, templateId: options.confirmationTemplateId };
+  }
+  return {
+    ...common,
+    sender: parseSender(options.from),
+    subject: message.subject,
+    htmlContent: message.html,
+    textContent: message.text,
+  };
+}
+
+/**
+ * Issue 4: Brevo refuses a second `/smtp/email` with the same `headers.idempotencyKey` (a UUID) for
+ * 30 minutes. Deriving the key from the lead id and the e-mail's role (a name-based UUID, RFC 9562
+ * version 5) makes a retry or a replay of the same lead reuse it, so nobody gets two confirmations.
+ */
+export function idempotencyKey(leadId: string, role: MailMessage['role']): string {
+  const bytes = createHash('sha1')
+    .update(NAMESPACE)
+    .update(`${leadId}/${role}`)
+    .digest()
+    .subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** leadgate's own namespace UUID (random, fixed forever: changing it would change every key). */
+const NAMESPACE = Buffer.from('6f1c2d9e4b7a4e0f9a3c5d8e7b1a2c40', 'hex');
+
+/** Sends one e-mail; a reused idempotency key means Brevo already took this very e-mail: success. */
+export async function sendEmail(
+  post: BrevoClient,
+  payload: SendSmtpEmail,
+  signal: AbortSignal,
+): Promise<string> {
+  try {
+    const answer = await post('/smtp/email', payload, signal);
+    const messageId = (answer.body as { messageId?: unknown } | undefined)?.messageId;
+    return typeof messageId === 'string' ? messageId : `accepted (${answer.status})`;
+  } catch (error) {
+    if (error instanceof BrevoError && error.code === 'duplicate_parameter') {
+      return `already sent (key ${payload.headers.idempotencyKey})`;
+    }
+    throw error;
+  }
+}
+
+function brevoAddress({ name, address }: MailAddress): BrevoAddress {
+  const shortName = [...name].slice(0, NAME_LIMIT).join('').trim();
+  return shortName ? { email: address, name: shortName } : { email: address };
+}
+
+/** MAIL_FROM is either `Name <address>` or a bare address. */
+export function parseSender(from: string): BrevoAddress {
+  const match = /^\s*"?([^"<]*?)"?\s*<([^<>\s]+@[^<>\s]+)>\s*$/.exec(from);
+  if (!match) return { email: from.trim() };
+  return brevoAddress({ name: match[1] ?? '', address: match[2]! });
+}

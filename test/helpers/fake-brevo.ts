@@ -1,0 +1,152 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request as it reached the fake: what leadgate really put on the wire. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: unknown;
+}
+
+/** A scripted answer for one route, replacing Brevo's behaviour until cleared. */
+export type Scripted =
+  | { status: number; body?: unknown }
+  /** Accept the request and never answer (leadgate must give up within PROVIDER_TIMEOUT_MS). */
+  | 'hang'
+  /** 201 with a body that is not JSON. */
+  | 'garbage'
+  /** Decides per request; `undefined` lets Brevo's normal behaviour answer. */
+  | ((body: Record<string, unknown>) => { status: number; body?: unknown } | undefined);
+
+interface StoredContact {
+  id: number;
+  attributes: Record<string, unknown>;
+  listIds: number[];
+}
+
+/**
+ * A loopback stand-in for Brevo's API v3 (the routes leadgate calls), stateful enough to answer as
+ * Brevo does: `POST /contacts` 201 `{id}` / 204 when updated / 400 duplicate_parameter without
+ * updateEnabled; `POST /smtp/email` 201 `{messageId}`, 400 duplicate_parameter for a reused
+ * `headers.idempotencyKey`; 401 unauthorized for a wrong `api-key`. `script()` forces other answers.
+ */
+export async function startFakeBrevo(apiKey = 'k') {
+  const requests: RecordedRequest[] = [];
+  const contacts = new Map<string, StoredContact>();
+  /** E-mails Brevo accepted for sending (a duplicate idempotency key adds none). */
+  const sent: Record<string, unknown>[] = [];
+  const usedKeys = new Set<string>();
+  const scripts = new Map<string, Scripted>();
+
+  function brevo(path: string, body: Record<string, unknown>): { status: number; body?: unknown } {
+    if (path === '/contacts') {
+      const email = String(body.email ?? '').toLowerCase();
+      if (!email) return error(400, 'missing_parameter', 'email is missing');
+      const existing = contacts.get(email);
+      const attributes = (body.attributes ?? {}) as Record<string, unknown>;
+      const listIds = (body.listIds ?? []) as number[];
+      if (!existing) {
+        contacts.set(email, { id: contacts.size + 1, attributes: { ...attributes }, listIds });
+        return { status: 201, body: { id: contacts.size } };
+      }
+      if (body.updateEnabled !== true) {
+        return {
+          status: 400,
+          body: {
+            code: 'duplicate_parameter',
+            message: 'Unable to create contact, email is already associated with another Contact',
+            metadata: { duplicate_identifiers: ['email'] },
+          },
+        };
+      }
+      Object.assign(existing.attributes, attributes);
+      existing.listIds = [...new Set([...existing.listIds, ...listIds])];
+      return { status: 204 };
+    }
+    if (path === '/smtp/email') {
+      const to = body.to as { email?: string }[] | undefined;
+      if (!to?.length) return error(400, 'missing_parameter', 'to is missing');
+      if (body.templateId === undefined && !(body.subject && body.htmlContent && body.sender)) {
+        return error(400, 'missing_parameter', 'subject, htmlContent and sender are required');
+      }
+      const key = (body.headers as { idempotencyKey?: string } | undefined)?.idempotencyKey;
+      if (key && usedKeys.has(key))
+        return error(400, 'duplicate_parameter', 'Request already received');
+      if (key) usedKeys.add(key);
+      sent.push(body);
+      return {
+        status: 201,
+        body: { messageId: `<${Date.now()}.${sent.length}@smtp-relay.mailin.fr>` },
+      };
+    }
+    return error(404, 'document_not_found', 'Invalid route');
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: unknown = raw;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      // kept as text: the test sees what arrived
+    }
+    const path = (request.url ?? '/').split('?')[0]!;
+    requests.push({ method: request.method ?? '', path, headers: request.headers, body });
+
+    const script = scripts.get(path);
+    const scripted =
+      typeof script === 'function' ? script((body ?? {}) as Record<string, unknown>) : script;
+    if (scripted === 'hang') return;
+    if (scripted === 'garbage') {
+      response.writeHead(201, { 'content-type': 'application/json' }).end('<html>oops</html>');
+      return;
+    }
+    const answer =
+      scripted ??
+      (request.headers['api-key'] !== apiKey
+        ? error(401, 'unauthorized', 'Key not found')
+        : request.method !== 'POST'
+          ? error(405, 'method_not_allowed', `${request.method} Method is not allowed on this path`)
+          : brevo(path, (body ?? {}) as Record<string, unknown>));
+    if (answer.body === undefined) response.writeHead(answer.status).end();
+    else {
+      response
+        .writeHead(answer.status, { 'content-type': 'application/json' })
+        .end(JSON.stringify(answer.body));
+    }
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch(() => response.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    contacts,
+    sent,
+    /** Answers `path` with `answer` from now on; `undefined` restores Brevo's behaviour. */
+    script(path: string, answer: Scripted | undefined) {
+      if (answer === undefined) scripts.delete(path);
+      else scripts.set(path, answer);
+    },
+    requestsTo(path: string) {
+      return requests.filter((request) => request.path === path);
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type FakeBrevo = Awaited<ReturnType<typeof startFakeBrevo>>;
+
+function error(status: number, code: string, message: string) {
+  return { status, body: { code, message } };
+}

@@ -1,0 +1,191 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, validContact, validSubscribe, type TestApp } from '../helpers/app.ts';
+import { startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
+
+/*
+ * Issue 2 and spec 7: when Brevo refuses, fails, babbles or stays silent, the caller gets 502
+ * upstream_error, the journal keeps the lead as `failed` with what Brevo answered, and the API key
+ * appears nowhere. An incomplete configuration is a 500 server_error.
+ */
+let fake: FakeBrevo;
+let harness: TestApp | undefined;
+
+async function start(env: Record<string, string> = {}) {
+  harness = await buildTestApp({
+    env: {
+      MAIL_PROVIDER: 'brevo',
+      BREVO_API_KEY: 'k',
+      BREVO_API_URL: fake.url,
+      PROVIDER_TIMEOUT_MS: '500',
+      BREVO_NEWSLETTER_LIST_ID: '8',
+      ...env,
+    },
+  });
+  return harness;
+}
+
+async function submitContact() {
+  const response = await harness!.app.inject({
+    method: 'POST',
+    url: '/api/contact',
+    payload: validContact,
+  });
+  const [entry] = await harness!.store.list();
+  return { response, entry };
+}
+
+beforeEach(async () => {
+  fake = await startFakeBrevo('k');
+});
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+  await fake.close();
+});
+
+describe('Brevo provider failures → 502 upstream_error, journal `failed` (issue 2, spec 7)', () => {
+  it('a rejected API key (401 unauthorized) is kept in the journal, the key is not', async () => {
+    await start({ BREVO_API_KEY: 'xkeysib-secret-value' });
+    const { response, entry } = await submitContact();
+
+    expect(response.statusCode).toBe(502);
+    expect(response.json().error.code).toBe('upstream_error');
+    expect(fake.requestsTo('/contacts')[0]?.headers['api-key']).toBe('xkeysib-secret-value');
+    expect(entry?.status).toBe('failed');
+    expect(entry?.lastError).toContain('401 unauthorized');
+    expect(entry?.lastError).not.toContain('xkeysib-secret-value');
+    expect(response.body).not.toContain('xkeysib');
+    expect(fake.sent).toEqual([]);
+  });
+
+  it('a 5xx on /contacts sends no e-mail', async () => {
+    await start();
+    fake.script('/contacts', {
+      status: 503,
+      body: { code: 'service_unavailable', message: 'try later' },
+    });
+    const { response, entry } = await submitContact();
+
+    expect(response.statusCode).toBe(502);
+    expect(response.json().error.code).toBe('upstream_error');
+    expect(entry?.status).toBe('failed');
+    expect(entry?.lastError).toContain('503');
+    expect(fake.requestsTo('/smtp/email')).toEqual([]);
+  });
+
+  it('a 5xx without a body on /smtp/email fails the lead', async () => {
+    await start();
+    fake.script('/smtp/email', { status: 500 });
+    const { response, entry } = await submitContact();
+
+    expect(response.statusCode).toBe(502);
+    expect(entry?.status).toBe('failed');
+    expect(entry?.lastError).toMatch(/confirmation.*500/);
+  });
+
+  it('no answer: 502 within PROVIDER_TIMEOUT_MS, not a hung request', async () => {
+    await start();
+    fake.script('/contacts', 'hang');
+    const started = performance.now();
+    const { response, entry } = await submitContact();
+
+    expect(response.statusCode).toBe(502);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(entry?.status).toBe('failed');
+    expect(entry?.lastError).toMatch(/500 ms/);
+  });
+
+  it('a 2xx whose body is not JSON is not taken for success', async () => {
+    await start();
+    fake.script('/contacts', 'garbage');
+    const { response, entry } = await submitContact();
+
+    expect(response.statusCode).toBe(502);
+    expect(entry?.lastError).toContain('not JSON');
+  });
+
+  it('nobody listening at BREVO_API_URL', async () => {
+    const port = await closedPort();
+    await start({ BREVO_API_URL: `http://127.0.0.1:${port}` });
+    const { response, entry } = await submitContact();
+
+    expect(response.statusCode).toBe(502);
+    expect(entry?.status).toBe('failed');
+    expect(entry?.lastError).toContain('no answer');
+  });
+
+  it('a phone Brevo refuses costs the phone, not the lead', async () => {
+    await start();
+    fake.script('/contacts', (body) =>
+      (body.attributes as Record<string, unknown>).SMS
+        ? {
+            status: 400,
+            body: {
+              code: 'duplicate_parameter',
+              message: 'Unable to create contact, SMS is already associated with another Contact',
+              metadata: { duplicate_identifiers: ['SMS'] },
+            },
+          }
+        : undefined,
+    );
+    const { response, entry } = await harness!.app
+      .inject({
+        method: 'POST',
+        url: '/api/contact',
+        payload: { ...validContact, SMS: '612345678', SMS__COUNTRY_CODE: '+33' },
+      })
+      .then(async (response) => ({ response, entry: (await harness!.store.list())[0] }));
+
+    expect(response.statusCode).toBe(200);
+    expect(entry?.status).toBe('delivered');
+    const attempts = fake
+      .requestsTo('/contacts')
+      .map((request) => request.body as { attributes: object });
+    expect(attempts).toHaveLength(2);
+    expect(attempts[0]?.attributes).toHaveProperty('SMS', '+33612345678');
+    expect(attempts[1]?.attributes).not.toHaveProperty('SMS');
+  });
+});
+
+describe('Brevo provider misconfigured → 500 server_error (issue 2)', () => {
+  it('without BREVO_API_KEY the server validates (400) and answers 500 to valid requests', async () => {
+    await start({ BREVO_API_KEY: '' });
+    const invalid = await harness!.app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      payload: { EMAIL: 'x' },
+    });
+    const { response, entry } = await submitContact();
+
+    expect(invalid.statusCode).toBe(400);
+    expect(response.statusCode).toBe(500);
+    expect(response.json().error.code).toBe('server_error');
+    expect(entry?.status).toBe('failed');
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('a subscription without BREVO_NEWSLETTER_LIST_ID is a configuration error, not a lost subscriber', async () => {
+    await start({ BREVO_NEWSLETTER_LIST_ID: '' });
+    const response = await harness!.app.inject({
+      method: 'POST',
+      url: '/api/subscribe',
+      payload: validSubscribe,
+    });
+
+    expect(response.statusCode).toBe(500);
+    expect(response.json().error.code).toBe('server_error');
+    expect((await harness!.store.list())[0]?.status).toBe('failed');
+    expect(fake.requests).toEqual([]);
+  });
+});
+
+/** A port that was free a moment ago: connecting to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -1,0 +1,203 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  validAudit,
+  validContact,
+  validSubscribe,
+  type TestApp,
+} from '../helpers/app.ts';
+import { startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
+
+/*
+ * Issue 2, MAIL_PROVIDER=brevo: what reaches Brevo's API v3 (a loopback fake that answers as Brevo
+ * does) for each kind of lead, and what the caller and the journal see.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+let fake: FakeBrevo;
+let harness: TestApp;
+
+async function start(env: Record<string, string> = {}) {
+  harness = await buildTestApp({
+    env: {
+      MAIL_PROVIDER: 'brevo',
+      BREVO_API_KEY: 'k',
+      BREVO_API_URL: fake.url,
+      PROVIDER_TIMEOUT_MS: '500',
+      MAIL_FROM: 'Agence Exemple <bonjour@agence.example>',
+      AGENCY_EMAIL: 'equipe@agence.example',
+      BREVO_CONTACT_LIST_ID: '7',
+      BREVO_NEWSLETTER_LIST_ID: '8',
+      BREVO_AUDIT_LIST_ID: '9',
+      ...env,
+    },
+  });
+  return harness;
+}
+
+function post(path: string, payload: object) {
+  return harness.app.inject({ method: 'POST', url: path, payload });
+}
+
+beforeEach(async () => {
+  fake = await startFakeBrevo('k');
+});
+afterEach(async () => {
+  await harness?.close();
+  await fake.close();
+});
+
+describe('Brevo provider: contact (issue 2)', () => {
+  it('saves the contact with its attributes in BREVO_CONTACT_LIST_ID, then confirms and notifies', async () => {
+    await start();
+    const lead = { ...validContact, SMS: '06 12 34 56 78', SMS__COUNTRY_CODE: '+33' };
+    const response = await post('/api/contact', lead);
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true });
+    const [contact, ...others] = fake.requestsTo('/contacts');
+    expect(others).toEqual([]);
+    expect(contact?.headers['api-key']).toBe('k');
+    expect(contact?.headers['content-type']).toMatch(/^application\/json/);
+    expect(contact?.body).toEqual({
+      email: lead.EMAIL,
+      attributes: {
+        PRENOM: 'Marie',
+        NOM: 'Dupont',
+        JOB_TITLE: 'Avocate',
+        TYPE_BESOIN: 'Attirer,Convertir',
+        SERVICE: 'Référencement local',
+        DEMANDE: lead.DEMANDE,
+        SMS: '+33612345678',
+      },
+      listIds: [7],
+      updateEnabled: true,
+    });
+
+    const [confirmation, notification] = fake.sent as Record<string, never>[];
+    expect(fake.sent).toHaveLength(2);
+    expect(confirmation).toMatchObject({
+      to: [{ email: lead.EMAIL }],
+      sender: { name: 'Agence Exemple', email: 'bonjour@agence.example' },
+      subject: 'Nous avons bien reçu votre demande',
+    });
+    expect(confirmation!.htmlContent).toContain('<p>Bonjour,</p>');
+    expect(confirmation!.textContent).toContain('sous 24 heures ouvrées');
+    expect(notification).toMatchObject({
+      to: [{ email: 'equipe@agence.example' }],
+      replyTo: { email: lead.EMAIL, name: 'Marie' },
+    });
+    for (const value of Object.values(lead)) {
+      expect(notification!.textContent).toContain(value);
+    }
+    const keys = fake.sent.map(
+      (mail) => (mail.headers as { idempotencyKey: string }).idempotencyKey,
+    );
+    expect(keys[0]).toMatch(UUID);
+    expect(keys[1]).toMatch(UUID);
+    expect(keys[0]).not.toBe(keys[1]);
+
+    const [entry] = await harness.store.list();
+    expect(entry?.status).toBe('delivered');
+    expect(entry?.providerAnswer).toContain('contact created');
+  });
+
+  it('sends the confirmation with BREVO_CONTACT_TEMPLATE_ID and no typed text when it is set', async () => {
+    await start({ BREVO_CONTACT_TEMPLATE_ID: '12' });
+    const response = await post('/api/contact', {
+      PRENOM: 'Zoé',
+      EMAIL: 'zoe@example.fr',
+      TOOL_SOURCE: 'diagnostic',
+    });
+
+    expect(response.statusCode).toBe(200);
+    const [confirmation, notification] = fake.sent;
+    expect(confirmation).toMatchObject({ templateId: 12, to: [{ email: 'zoe@example.fr' }] });
+    expect(confirmation).not.toHaveProperty('subject');
+    expect(confirmation).not.toHaveProperty('params');
+    expect(JSON.stringify(confirmation)).not.toContain('Zoé');
+    expect(notification).toMatchObject({ to: [{ email: 'equipe@agence.example' }] });
+    expect(notification).not.toHaveProperty('templateId');
+    // A short request carries only what exists: no empty attributes, no SMS.
+    expect(fake.requestsTo('/contacts')[0]?.body).toMatchObject({
+      attributes: { PRENOM: 'Zoé', TOOL_SOURCE: 'diagnostic' },
+    });
+    expect(
+      Object.keys((fake.requestsTo('/contacts')[0]?.body as { attributes: object }).attributes),
+    ).toEqual(['PRENOM', 'TOOL_SOURCE']);
+  });
+
+  it('caps the reply-to name at Brevo’s 70 characters and leaves out a phone Brevo could not read', async () => {
+    await start();
+    const PRENOM = '😀'.repeat(100);
+    const response = await post('/api/contact', { ...validContact, PRENOM, SMS: '06 12 34 56 78' });
+
+    expect(response.statusCode).toBe(200);
+    const notification = fake.sent[1] as { replyTo: { name: string } };
+    expect([...notification.replyTo.name].length).toBeLessThanOrEqual(70);
+    expect(fake.requestsTo('/contacts')[0]?.body).not.toHaveProperty('attributes.SMS');
+  });
+});
+
+describe('Brevo provider: subscribe and audit say `existing` as Brevo does (spec 2.4, 4.2)', () => {
+  it('answers existing: false when Brevo created the contact (201), true when it updated it (204)', async () => {
+    await start();
+    const first = await post('/api/subscribe', validSubscribe);
+    const second = await post('/api/subscribe', { ...validSubscribe, lastName: 'Martin' });
+
+    expect(first.json()).toEqual({ success: true, existing: false });
+    expect(second.json()).toEqual({ success: true, existing: true });
+    expect(fake.requestsTo('/contacts').map((request) => request.body)).toEqual([
+      {
+        email: validSubscribe.email,
+        attributes: { PRENOM: 'Léa' },
+        listIds: [8],
+        updateEnabled: true,
+      },
+      {
+        email: validSubscribe.email,
+        attributes: { PRENOM: 'Léa', NOM: 'Martin' },
+        listIds: [8],
+        updateEnabled: true,
+      },
+    ]);
+    expect(fake.contacts.get(validSubscribe.email)?.listIds).toEqual([8]);
+    expect((await harness.store.list()).map((entry) => entry.status)).toEqual([
+      'delivered',
+      'delivered',
+    ]);
+  });
+
+  it('takes `existing` from Brevo even when the journal has never seen the address', async () => {
+    await start();
+    fake.contacts.set(validSubscribe.email, { id: 41, attributes: {}, listIds: [8] });
+    const response = await post('/api/subscribe', validSubscribe);
+    expect(response.json()).toEqual({ success: true, existing: true });
+  });
+
+  it('puts an audit in BREVO_AUDIT_LIST_ID and mails the questionnaire answers to the agency', async () => {
+    await start();
+    const response = await post('/api/audit', { ...validAudit, phone: '+33 6 12 34 56 78' });
+
+    expect(response.json()).toEqual({ success: true, existing: false });
+    expect(fake.requestsTo('/contacts')[0]?.body).toEqual({
+      email: validAudit.email,
+      attributes: { PRENOM: 'Paul', SMS: '+33612345678' },
+      listIds: [9],
+      updateEnabled: true,
+    });
+    expect(fake.sent).toHaveLength(1);
+    const notification = fake.sent[0] as { to: unknown; textContent: string; subject: string };
+    expect(notification.to).toEqual([{ email: 'equipe@agence.example', name: 'Agence' }]);
+    expect(notification.textContent).toContain('Combien de chantiers par an ? : Une trentaine');
+    expect(notification.subject).toContain('btp');
+  });
+
+  it('sends no list when the optional list ids are unset', async () => {
+    await start({ BREVO_CONTACT_LIST_ID: '', BREVO_AUDIT_LIST_ID: '' });
+    await post('/api/contact', validContact);
+    await post('/api/audit', validAudit);
+    for (const request of fake.requestsTo('/contacts'))
+      expect(request.body).not.toHaveProperty('listIds');
+  });
+});
