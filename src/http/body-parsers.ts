@@ -19,16 +19,31 @@ export function isFormRequest(request: FastifyRequest): boolean {
  */
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'string' }, (request, body, done) => {
+    if (bodyIgnored(request)) return done(null, undefined);
     try {
       done(null, JSON.parse(body as string));
     } catch {
       done(apiErrors.invalidJson(), undefined);
     }
   });
-  app.addContentTypeParser(FORM_MEDIA_TYPE, { parseAs: 'string' }, (_request, body, done) => {
-    done(null, parseFormBody(body as string));
+  app.addContentTypeParser(FORM_MEDIA_TYPE, { parseAs: 'string' }, (request, body, done) => {
+    done(null, bodyIgnored(request) ? undefined : parseFormBody(body as string));
   });
+  // Any other media type is read (within the body limit) and dropped: a POST to an endpoint then
+  // gets its 415 from requireSupportedMediaType, a wrong method or path its 405 or 404.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => {
+    done(null, undefined);
+  });
+}
+
+/**
+ * Spec 7: a wrong method is 405 and an unknown path 404 whatever the body says, so a client that
+ * sends `Content-Type: application/json` on every request (even an empty DELETE) is told the real
+ * problem; only a POST to one of the three endpoints has its body read.
+ */
+function bodyIgnored(request: FastifyRequest): boolean {
+  return request.is404 || request.method !== 'POST';
 }
 
 /** A POST with no body and no Content-Type never reaches a parser: refuse it as spec 7 says (415). */

@@ -9,20 +9,26 @@ export const ContactRequestSchema = Type.Object(
     PRENOM: requiredText(100, 'Prénom de la personne qui écrit.', ['Marie']),
     EMAIL: emailAddress('Adresse à laquelle répondre ; elle reçoit un e-mail de confirmation.'),
     NOM: optionalText(100, 'Nom. Obligatoire sauf si TOOL_SOURCE est présent.', ['Dupont']),
-    JOB_TITLE: optionalText(200, 'Métier ou activité. Obligatoire sauf si TOOL_SOURCE est présent.', [
-      'Avocate en droit de la famille',
-    ]),
+    JOB_TITLE: optionalText(
+      200,
+      'Métier ou activité. Obligatoire sauf si TOOL_SOURCE est présent.',
+      ['Avocate en droit de la famille'],
+    ),
     TYPE_BESOIN: optionalText(
       200,
       'Piliers concernés, séparés par des virgules, parmi Attirer, Engager, Convertir. Obligatoire sauf si TOOL_SOURCE est présent.',
       ['Attirer,Convertir'],
     ),
-    SERVICE: optionalText(200, 'Service souhaité, en mots simples. Obligatoire sauf si TOOL_SOURCE est présent.', [
-      'Référencement local',
-    ]),
-    DEMANDE: optionalText(5000, 'Description du projet. Obligatoire sauf si TOOL_SOURCE est présent.', [
-      'Je voudrais apparaître dans les résultats Google de mon quartier.',
-    ]),
+    SERVICE: optionalText(
+      200,
+      'Service souhaité, en mots simples. Obligatoire sauf si TOOL_SOURCE est présent.',
+      ['Référencement local'],
+    ),
+    DEMANDE: optionalText(
+      5000,
+      'Description du projet. Obligatoire sauf si TOOL_SOURCE est présent.',
+      ['Je voudrais apparaître dans les résultats Google de mon quartier.'],
+    ),
     SMS: optionalText(30, 'Numéro de téléphone, sans indicatif pays.', ['612345678']),
     SMS__COUNTRY_CODE: optionalText(6, 'Indicatif pays du numéro, par exemple +33.', ['+33']),
     TOOL_SOURCE: optionalText(
@@ -38,8 +44,15 @@ export const ContactRequestSchema = Type.Object(
     additionalProperties: false,
     description:
       'Demande de contact ou de diagnostic gratuit. Formulaire complet : PRENOM, NOM, EMAIL, JOB_TITLE, TYPE_BESOIN, SERVICE, DEMANDE. Demande courte : TOOL_SOURCE, PRENOM, EMAIL.',
-    if: { not: { required: ['TOOL_SOURCE'] } },
-    then: { required: [...FULL_FORM_FIELDS] },
+    // An empty TOOL_SOURCE, like any empty input (a blank form field), counts as absent; and an
+    // empty full-form field counts as missing, as the required PRENOM does (docs/api-decisions.md).
+    if: {
+      not: { required: ['TOOL_SOURCE'], properties: { TOOL_SOURCE: { minLength: 1 } } },
+    },
+    then: {
+      required: [...FULL_FORM_FIELDS],
+      properties: Object.fromEntries(FULL_FORM_FIELDS.map((field) => [field, { minLength: 1 }])),
+    },
   },
 );
 
