@@ -4,7 +4,7 @@ import { createIntake } from '../domain/intake.ts';
 import { emailOf } from '../domain/lead.ts';
 import { createProvider } from '../providers/create-provider.ts';
 import { createStore } from '../store/create-store.ts';
-import type { JournalEntry, Store } from '../store/store.ts';
+import type { JournalEntry, ReplayLease, Store } from '../store/store.ts';
 
 async function withStore<T>(config: Config, task: (store: Store) => Promise<T>): Promise<T> {
   const store = await createStore(config);
@@ -40,7 +40,11 @@ export async function listLeads(config: Config, out: NodeJS.WritableStream): Pro
   }
 }
 
-export async function exportLeads(config: Config, format: 'csv' | 'json', out: NodeJS.WritableStream): Promise<void> {
+export async function exportLeads(
+  config: Config,
+  format: 'csv' | 'json',
+  out: NodeJS.WritableStream,
+): Promise<void> {
   const entries = await withStore(config, (store) => store.list());
   const rows = entries.map((entry) => ({ ...summary(entry), payload: entry.lead.data }));
   if (format === 'json') {
@@ -59,17 +63,29 @@ export async function exportLeads(config: Config, format: 'csv' | 'json', out: N
  * Re-delivers `failed` leads, and `pending` ones old enough that no server is still delivering them
  * (a crash between the journal write and the hand-off leaves a lead pending).
  */
-export async function replayLeads(config: Config, out: NodeJS.WritableStream): Promise<{ delivered: number; failed: number }> {
+export async function replayLeads(
+  config: Config,
+  out: NodeJS.WritableStream,
+): Promise<{ delivered: number; failed: number }> {
   const provider = createProvider(config);
   try {
     return await withStore(config, async (store) => {
       const intake = createIntake({ store, provider, timeoutMs: config.mail.timeoutMs });
-      const staleBefore = Date.now() - 2 * config.mail.timeoutMs;
-      const entries = (await store.list({ statuses: ['failed', 'pending'] })).filter(
-        (entry) => entry.status === 'failed' || entry.lead.receivedAt.getTime() < staleBefore,
-      );
+      const staleBefore = new Date(Date.now() - 2 * config.mail.timeoutMs);
       const counts = { delivered: 0, failed: 0 };
-      for (const entry of entries) {
+      // Issue 5: each lead is claimed (leased) before it is re-delivered, so replays running on several
+      // nodes at once share the work and never deliver one lead twice. The lease outlasts a delivery.
+      const leaseMs = 2 * config.mail.timeoutMs + 60_000;
+      let entry: JournalEntry | undefined;
+      let after: ReplayLease['after'];
+      while (
+        (entry = await store.claimForReplay({
+          staleBefore,
+          leaseUntil: new Date(Date.now() + leaseMs),
+          after,
+        }))
+      ) {
+        after = { receivedAt: entry.lead.receivedAt, id: entry.lead.id };
         try {
           await intake.redeliver(entry);
           counts.delivered += 1;

@@ -1,7 +1,7 @@
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Lead, LeadKind } from '../domain/lead.ts';
 import { emailOf, normalizeEmail } from '../domain/lead.ts';
-import type { JournalEntry, LeadStatus, Store } from './store.ts';
+import type { JournalEntry, LeadStatus, ReplayLease, Store } from './store.ts';
 import type { Database, LeadsTable } from './tables.ts';
 
 /** The journal in SQL that SQLite and PostgreSQL both run: one implementation, two dialects. */
@@ -88,13 +88,22 @@ export class SqlStore implements Store {
     return rows.map(toEntry);
   }
 
-  async claimForReplay(lease: {
-    staleBefore: Date;
-    leaseUntil: Date;
-  }): Promise<JournalEntry | undefined> {
+  async claimForReplay(lease: ReplayLease): Promise<JournalEntry | undefined> {
     const now = this.now().toISOString();
+    const after = lease.after && {
+      receivedAt: lease.after.receivedAt.toISOString(),
+      id: lease.after.id,
+    };
     const replayable = (eb: ExpressionBuilder<Database, 'leads'>) =>
       eb.and([
+        ...(after
+          ? [
+              eb.or([
+                eb('received_at', '>', after.receivedAt),
+                eb.and([eb('received_at', '=', after.receivedAt), eb('id', '>', after.id)]),
+              ]),
+            ]
+          : []),
         eb.or([
           eb('status', '=', 'failed'),
           eb.and([

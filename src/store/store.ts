@@ -13,6 +13,13 @@ export interface JournalEntry {
   updatedAt: Date;
 }
 
+export interface ReplayLease {
+  staleBefore: Date;
+  leaseUntil: Date;
+  /** The lead claimed last by this run: each run walks the journal once, so tries each lead once. */
+  after?: { receivedAt: Date; id: string };
+}
+
 /** The durable journal of leads and the addresses known per audience (one small interface, two SQL dialects). */
 export interface Store {
   /** Writes the lead as `pending`; resolves only once it is durably stored. */
@@ -25,11 +32,11 @@ export interface Store {
     kinds?: readonly LeadKind[];
   }): Promise<JournalEntry[]>;
   /**
-   * Issue 5: takes the oldest lead to replay (failed, or pending since before `staleBefore`) and leases
-   * it until `leaseUntil`, atomically, so a replay running on another node at the same time skips it.
-   * Undefined when none is left.
+   * Issue 5: takes the oldest lead to replay (failed, or pending since before `staleBefore`) that comes
+   * after `after` in journal order, and leases it until `leaseUntil`, atomically, so a replay running on
+   * another node at the same time skips it. Undefined when none is left.
    */
-  claimForReplay(lease: { staleBefore: Date; leaseUntil: Date }): Promise<JournalEntry | undefined>;
+  claimForReplay(lease: ReplayLease): Promise<JournalEntry | undefined>;
   /** Issue 5: counts one hit on `key` in a fixed window of `windowMs`, shared by every node. */
   hit(key: string, windowMs: number): Promise<{ hits: number; resetAt: Date }>;
   /** Throws when the database cannot be reached (readiness). */
