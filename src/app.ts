@@ -5,8 +5,17 @@ import { createIntake } from './domain/intake.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
 import { apiErrors } from './http/error-catalog.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { registerHealthRoutes } from './http/health-routes.ts';
 import { registerLeadRoutes } from './http/lead-routes.ts';
+import { registerRequestIdHeader, requestIdFor } from './http/logging.ts';
 import { registerOpenApiRoute } from './http/openapi-route.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
+import { rateLimitCounters } from './http/rate-limit-store.ts';
+import {
+  DEFAULT_SERVER_TIMEOUTS,
+  serverTimeoutOptions,
+  type ServerTimeouts,
+} from './http/server-timeouts.ts';
 import { validatorCompiler } from './http/validator.ts';
 import type { Provider } from './providers/provider.ts';
 import type { Store } from './store/store.ts';
@@ -16,12 +25,30 @@ export interface AppDependencies {
   store: Store;
   provider: Provider;
   logger?: FastifyServerOptions['logger'];
+  /** Issue 4: socket timeouts against slow clients; tests shorten them. */
+  timeouts?: ServerTimeouts;
 }
 
 /** Builds the whole service (API, public files, site) without listening, so tests can inject requests. */
-export async function buildApp({ config, store, provider, logger = false }: AppDependencies) {
-  const bodyLimit = 64 * 1024;
-  const app = Fastify({ logger, bodyLimit, return503OnClosing: true });
+export async function buildApp({
+  config,
+  store,
+  provider,
+  logger = false,
+  timeouts = DEFAULT_SERVER_TIMEOUTS,
+}: AppDependencies) {
+  // Issue 4: Fastify refuses a declared Content-Length above the limit before reading a byte, and
+  // stops reading a chunked body as soon as it passes the limit.
+  const bodyLimit = config.limits.bodyBytes;
+  const app = Fastify({
+    logger,
+    bodyLimit,
+    return503OnClosing: true,
+    trustProxy: config.limits.trustProxy,
+    genReqId: requestIdFor,
+    ...serverTimeoutOptions(timeouts),
+  });
+  registerRequestIdHeader(app);
   app.setValidatorCompiler(validatorCompiler);
   registerBodyParsers(app);
   registerErrorHandler(app, bodyLimit);
@@ -35,6 +62,11 @@ export async function buildApp({ config, store, provider, logger = false }: AppD
     strictPreflight: false,
   });
 
+  await registerRateLimit(app, {
+    perMinute: config.limits.ratePerMinute,
+    ...rateLimitCounters(config, store),
+  });
+  registerHealthRoutes(app, store);
   const intake = createIntake({ store, provider, timeoutMs: config.mail.timeoutMs });
   registerLeadRoutes(app, intake);
   registerOpenApiRoute(app, config.siteUrl);

@@ -21,8 +21,8 @@ export interface Config {
     bodyBytes: number;
     /** Requests per client address and minute on each POST endpoint; 0 turns the limiter off. */
     ratePerMinute: number;
-    /** Fastify's trustProxy: false, true, a hop count, or addresses/CIDRs of the trusted proxies. */
-    trustProxy: boolean | number | string;
+    /** Fastify's trustProxy: false, true, or the addresses/CIDRs of the trusted proxies. */
+    trustProxy: boolean | string;
   };
   mail: {
     provider: MailProviderName;
@@ -90,11 +90,16 @@ function nonNegativeInteger(env: Env, name: string): number | undefined {
 }
 
 /** Issue 4: only behind a proxy may X-Forwarded-For name the client (else anyone picks their own address). */
-function trustProxy(env: Env): boolean | number | string {
+function trustProxy(env: Env): boolean | string {
   const value = optionalText(env, 'TRUST_PROXY');
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value);
+  // Fastify 5 ignores a hop count (it cannot check who sent it): refuse it rather than trust no one silently.
+  if (/^\d+$/.test(value)) {
+    throw new InvalidConfigError(
+      `TRUST_PROXY takes true, false or proxy addresses (e.g. 10.0.0.0/8), got "${value}"`,
+    );
+  }
   return value;
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
+import { loggerOptions } from './http/logging.ts';
 import { createProvider } from './providers/create-provider.ts';
 import { MisconfiguredProvider } from './providers/misconfigured-provider.ts';
 import { createStore } from './store/create-store.ts';
@@ -13,7 +14,7 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
     config,
     store,
     provider,
-    logger: { level: process.env.LOG_LEVEL ?? 'info' },
+    logger: loggerOptions(process.env.LOG_LEVEL ?? 'info'),
   });
   if (provider instanceof MisconfiguredProvider) {
     app.log.error(
@@ -26,8 +27,15 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   });
   await app.listen({ port: config.port, host: config.host });
 
+  // Issue 4: stop accepting, let in-flight requests finish (each is bounded by PROVIDER_TIMEOUT_MS),
+  // then close the journal. A hung close still ends, so an orchestrator's restart is never stuck.
   const shutdown = async (signal: string) => {
     app.log.info(`${signal} received: finishing in-flight requests`);
+    const deadline = setTimeout(() => {
+      app.log.error('shutdown took too long: exiting with requests still open');
+      process.exit(1);
+    }, config.mail.timeoutMs + 5_000);
+    deadline.unref();
     await app.close();
     process.exit(0);
   };

@@ -8,6 +8,7 @@ import { createProvider } from '../../src/providers/create-provider.ts';
 import type { Provider } from '../../src/providers/provider.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import type { Store } from '../../src/store/store.ts';
+import { createTestDatabase, defaultTestDialect, type TestDialect } from './postgres-databases.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -22,10 +23,23 @@ export interface TestApp {
  * server reads the environment; `provider` replaces the one MAIL_PROVIDER would pick.
  */
 export async function buildTestApp(
-  options: { env?: Record<string, string>; provider?: (config: Config) => Provider } = {},
+  options: {
+    env?: Record<string, string>;
+    provider?: (config: Config) => Provider;
+    /** Issue 5: `postgres` gives the app a fresh database on the test PostgreSQL server. */
+    dialect?: TestDialect;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, ...options.env });
+  const database =
+    (options.dialect ?? defaultTestDialect) === 'postgres' ? await createTestDatabase() : undefined;
+  // Contract tests send many requests from one address: the rate limiter (issue 4) is off unless a test sets it.
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    RATE_LIMIT_PER_MINUTE: '0',
+    ...(database && { DATABASE_URL: database.url }),
+    ...options.env,
+  });
   const store = await createStore(config);
   const provider = options.provider ? options.provider(config) : createProvider(config);
   const app = await buildApp({ config, store, provider });
@@ -40,6 +54,7 @@ export async function buildTestApp(
       await provider.close();
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });
+      await database?.drop();
     },
   };
 }

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyLoggerOptions } from 'fastify';
+import type { LoggerOptions } from 'pino';
+import { maskText, maskValue, serializeError, setOwn } from './log-masking.ts';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+// A caller's (or a proxy's) id is kept only when it cannot forge log lines or blow up their size.
+const SERIALIZED_KEYS = new Set(['req', 'res', 'err', 'error']);
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Fastify's genReqId: reuse a sane incoming X-Request-Id so a proxy's id follows the request, else a UUID. */
+export function requestIdFor(request: IncomingMessage): string {
+  const incoming = request.headers[REQUEST_ID_HEADER];
+  return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** Echoes the id, so a caller reporting a problem can quote the line the operator will find in the logs. */
+export function registerRequestIdHeader(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+}
+
+/**
+ * Structured JSON logs (pino) in which personal data and secrets are masked wherever they appear:
+ * in the message, in any logged object, in errors and their causes (issue 4).
+ */
+export function loggerOptions(
+  level: string,
+  stream?: NodeJS.WritableStream,
+): LoggerOptions & Pick<FastifyLoggerOptions, 'stream'> {
+  return {
+    level,
+    ...(stream && { stream: stream as FastifyLoggerOptions['stream'] }),
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers["api-key"]',
+        'req.headers.cookie',
+        '*.apiKey',
+        '*.password',
+      ],
+      censor: '[masqué]',
+    },
+    serializers: {
+      error: (error: unknown) => maskValue(error instanceof Error ? serializeError(error) : error),
+      err: (error: unknown) => maskValue(error instanceof Error ? serializeError(error) : error),
+      req: (request: { method: string; url: string; ip?: string }) => ({
+        method: request.method,
+        url: maskText(request.url),
+        remoteAddress: request.ip,
+      }),
+    },
+    formatters: {
+      // req, res and err have serializers of their own (below), which run after this formatter.
+      log: (object) => {
+        const masked: Record<string, unknown> = {};
+        for (const [key, value] of Object.entries(object)) {
+          setOwn(masked, key, SERIALIZED_KEYS.has(key) ? value : maskValue(value));
+        }
+        return masked;
+      },
+    },
+    hooks: {
+      logMethod(args, method) {
+        const masked = args.map((arg) => (typeof arg === 'string' ? maskText(arg) : arg));
+        method.apply(this, masked as Parameters<typeof method>);
+      },
+    },
+  };
+}
