@@ -46,6 +46,28 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Issue 4: Idempotency-Key records, and the e-mails of each lead already handed over.
+  '2026-11-22-003-idempotency-and-handoffs': {
+    async up(db) {
+      await db.schema
+        .createTable('idempotency_keys')
+        .addColumn('key', 'text', (col) => col.primaryKey())
+        .addColumn('fingerprint', 'text', (col) => col.notNull())
+        .addColumn('lead_id', 'text', (col) => col.notNull())
+        .addColumn('state', 'text', (col) => col.notNull())
+        .addColumn('existing', 'integer')
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('updated_at', 'text', (col) => col.notNull())
+        .execute();
+      await db.schema
+        .createTable('lead_handoffs')
+        .addColumn('lead_id', 'text', (col) => col.notNull())
+        .addColumn('role', 'text', (col) => col.notNull())
+        .addColumn('handed_over_at', 'text', (col) => col.notNull())
+        .addPrimaryKeyConstraint('lead_handoffs_pk', ['lead_id', 'role'])
+        .execute();
+    },
+  },
 };
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {

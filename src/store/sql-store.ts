@@ -1,6 +1,8 @@
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Lead, LeadKind } from '../domain/lead.ts';
 import { emailOf, normalizeEmail } from '../domain/lead.ts';
+import { SqlHandoffs } from './sql-handoffs.ts';
+import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
 import type { JournalEntry, LeadStatus, ReplayLease, Store } from './store.ts';
 import type { Database, LeadsTable } from './tables.ts';
 
@@ -15,6 +17,8 @@ export class SqlStore implements Store {
   private readonly now: () => Date;
   private readonly skipLocked: boolean;
   private lastSweep = 0;
+  readonly idempotency: SqlIdempotencyKeys;
+  readonly handoffs: SqlHandoffs;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -22,6 +26,17 @@ export class SqlStore implements Store {
   ) {
     this.now = options.now ?? (() => new Date());
     this.skipLocked = options.skipLocked ?? false;
+    this.idempotency = new SqlIdempotencyKeys(db);
+    this.handoffs = new SqlHandoffs(db);
+  }
+
+  async find(id: string): Promise<JournalEntry | undefined> {
+    const row = await this.db
+      .selectFrom('leads')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toEntry(row) : undefined;
   }
 
   async record(lead: Lead): Promise<void> {

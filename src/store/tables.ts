@@ -27,8 +27,29 @@ export interface RateLimitHitsTable {
   reset_at: string;
 }
 
+/** Issue 4: Idempotency-Key of a request → the lead it journaled and how its hand-off ended. */
+export interface IdempotencyKeysTable {
+  key: string;
+  fingerprint: string;
+  lead_id: string;
+  state: string;
+  /** 0 or 1 once `done`; an integer because SQLite has no boolean. */
+  existing: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Issue 4: one row per e-mail of a lead that a provider accepted. */
+export interface LeadHandoffsTable {
+  lead_id: string;
+  role: string;
+  handed_over_at: string;
+}
+
 export interface Database {
   leads: LeadsTable;
   known_addresses: KnownAddressesTable;
   rate_limit_hits: RateLimitHitsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  lead_handoffs: LeadHandoffsTable;
 }
