@@ -1,23 +1,34 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 /**
- * A minimal client for Brevo's API v3: one JSON POST with the `api-key` header, a timeout and the
- * caller's AbortSignal. It knows HTTP and Brevo's error shape `{code, message}`, nothing about leads.
+ * A minimal client for Brevo's API v3: one JSON POST with the `api-key` header, a deadline shared
+ * with the caller's AbortSignal, and one retry where Brevo's own SDK retries. It knows HTTP and
+ * Brevo's error shape `{code, message}`, nothing about leads.
  */
 
 /** What Brevo answered (or failed to answer) to one call; the message never contains the API key. */
 export class BrevoError extends Error {
   override readonly name = 'BrevoError';
+  /** Brevo's HTTP status; absent when no answer came. */
+  readonly status?: number;
+  /** Brevo's error `code` (duplicate_parameter, unauthorized…) when the body carried one. */
+  readonly code?: string;
+  /** Brevo's `metadata`, e.g. `{duplicate_identifiers: ['email']}` on newer accounts. */
+  readonly metadata?: Record<string, unknown>;
 
   constructor(
     message: string,
-    /** Brevo's HTTP status; absent when no answer came. */
-    readonly status?: number,
-    /** Brevo's error `code` (duplicate_parameter, unauthorized…) when the body carried one. */
-    readonly code?: string,
-    /** Brevo's `metadata`, e.g. `{duplicate_identifiers: ['email']}` on newer accounts. */
-    readonly metadata?: Record<string, unknown>,
-    options?: { cause?: unknown },
+    details: {
+      status?: number;
+      code?: string;
+      metadata?: Record<string, unknown>;
+      cause?: unknown;
+    } = {},
   ) {
-    super(message, options);
+    super(message, { cause: details.cause });
+    this.status = details.status;
+    this.code = details.code;
+    this.metadata = details.metadata;
   }
 }
 
@@ -31,7 +42,10 @@ export interface BrevoClientOptions {
   apiKey: string;
   /** Base URL without trailing slash, e.g. https://api.brevo.com/v3 (Prism serves at the root). */
   apiUrl: string;
+  /** PROVIDER_TIMEOUT_MS: the whole call, retry included, ends by then. */
   timeoutMs: number;
+  /** Pause before the retry. */
+  retryDelayMs?: number;
   fetch?: typeof fetch;
 }
 
@@ -49,15 +63,14 @@ export function createBrevoClient({
   apiKey,
   apiUrl,
   timeoutMs,
+  retryDelayMs = 200,
   fetch: fetchImpl = fetch,
 }: BrevoClientOptions): BrevoClient {
-  return async function post(path, payload, signal) {
+  async function attempt(path: string, payload: unknown, deadline: AbortSignal) {
     const call = `POST ${path}`;
     let response: Response;
     let text: string;
     try {
-      // Our own deadline as well as the caller's: whichever comes first aborts the socket.
-      const deadline = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
       response = await fetchImpl(`${apiUrl}${path}`, {
         method: 'POST',
         headers: {
@@ -70,38 +83,61 @@ export function createBrevoClient({
       });
       text = await response.text();
     } catch (error) {
-      throw new BrevoError(
-        `${call}: no answer (${reasonOf(error, timeoutMs)})`,
-        undefined,
-        undefined,
-        undefined,
-        {
-          cause: error,
-        },
-      );
+      throw new BrevoError(`${call}: no answer (${reasonOf(error, timeoutMs)})`, { cause: error });
     }
     const body = parseBody(text);
+    if (response.ok && body !== GARBAGE) return { status: response.status, body };
     if (response.ok) {
-      if (body === GARBAGE) {
-        throw new BrevoError(
-          `${call} answered ${response.status} with a body that is not JSON: ${snippet(text)}`,
-          response.status,
-        );
-      }
-      return { status: response.status, body };
+      throw new BrevoError(
+        `${call} answered ${response.status} with a body that is not JSON: ${snippet(text)}`,
+        { status: response.status },
+      );
     }
     const { code, message, metadata } = errorFields(body);
     const said =
       code || message
         ? `${code ?? 'no code'}: ${message ?? ''}`.trim()
-        : snippet(text) || 'an empty body';
-    throw new BrevoError(
-      `${call} answered ${response.status} ${said}`,
-      response.status,
+        : `with ${snippet(text) ? `a body that is not Brevo's error shape: ${snippet(text)}` : 'an empty body'}`;
+    throw new BrevoError(`${call} answered ${response.status} ${said}`, {
+      status: response.status,
       code,
       metadata,
-    );
+    });
+  }
+
+  return async function post(path, payload, signal) {
+    // One deadline for the call, retry included; the caller's signal (the intake's) also ends it.
+    // Ours falls a little before the intake's, so the journal names the call that went silent.
+    const ownDeadline = timeoutMs - Math.min(100, Math.floor(timeoutMs / 10));
+    const deadline = AbortSignal.any([signal, AbortSignal.timeout(ownDeadline)]);
+    try {
+      return await attempt(path, payload, deadline);
+    } catch (error) {
+      if (!isTransient(error) || deadline.aborted) throw error;
+      // Brevo's SDK retries 408, 429 and 5xx. Both our POSTs are safe to repeat: the contact call is
+      // an upsert and every e-mail carries an idempotency key. One retry, within the same deadline.
+      try {
+        await sleep(retryDelayMs, undefined, { signal: deadline });
+      } catch {
+        throw error;
+      }
+      return attempt(path, payload, deadline);
+    }
   };
+}
+
+function isTransient(error: unknown): boolean {
+  if (!(error instanceof BrevoError)) return false;
+  if (error.status === undefined) return !(error.cause instanceof Error && isAbort(error.cause));
+  return (
+    error.status === 408 || error.status === 429 || (error.status >= 500 && error.status !== 501)
+  );
+}
+
+function isAbort(error: Error): boolean {
+  return (
+    error.name === 'TimeoutError' || error.name === 'AbortError' || error.name === 'UpstreamError'
+  );
 }
 
 const GARBAGE = Symbol('garbage');
@@ -123,7 +159,7 @@ function errorFields(body: unknown): {
   if (!body || typeof body !== 'object') return {};
   const record = body as Record<string, unknown>;
   return {
-    code: typeof record.code === 'string' ? record.code : undefined,
+    code: typeof record.code === 'string' ? snippet(record.code) : undefined,
     message: typeof record.message === 'string' ? snippet(record.message) : undefined,
     metadata:
       record.metadata && typeof record.metadata === 'object'
@@ -138,11 +174,10 @@ function snippet(text: string): string {
 }
 
 function reasonOf(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error) {
-    if (error.name === 'TimeoutError') return `nothing within ${timeoutMs} ms`;
-    if (error.name === 'AbortError') return 'aborted by the caller';
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    return `${error.message}${cause}`;
-  }
-  return String(error);
+  if (!(error instanceof Error)) return String(error);
+  if (error.name === 'TimeoutError') return `nothing within the ${timeoutMs} ms allowed`;
+  if (error.name === 'AbortError') return 'aborted by the caller';
+  if (error.name === 'UpstreamError') return error.message;
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
 }

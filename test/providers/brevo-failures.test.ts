@@ -57,10 +57,11 @@ describe('Brevo provider failures → 502 upstream_error, journal `failed` (issu
     expect(entry?.lastError).toContain('401 unauthorized');
     expect(entry?.lastError).not.toContain('xkeysib-secret-value');
     expect(response.body).not.toContain('xkeysib');
+    expect(fake.requests).toHaveLength(1);
     expect(fake.sent).toEqual([]);
   });
 
-  it('a 5xx on /contacts sends no e-mail', async () => {
+  it('a 5xx on /contacts, retried once as Brevo’s SDK does, sends no e-mail', async () => {
     await start();
     fake.script('/contacts', {
       status: 503,
@@ -72,7 +73,32 @@ describe('Brevo provider failures → 502 upstream_error, journal `failed` (issu
     expect(response.json().error.code).toBe('upstream_error');
     expect(entry?.status).toBe('failed');
     expect(entry?.lastError).toContain('503');
+    expect(fake.requestsTo('/contacts')).toHaveLength(2);
     expect(fake.requestsTo('/smtp/email')).toEqual([]);
+  });
+
+  it('one passing 5xx or 429 is absorbed by the retry', async () => {
+    await start();
+    const refusals = [
+      { status: 429, body: { code: 'too_many_requests', message: 'slow down' } },
+      undefined, // the retry of the contact
+      { status: 502 },
+    ];
+    fake.script('/contacts', () => refusals.shift());
+    const first = await submitContact();
+    const second = await harness!.app.inject({
+      method: 'POST',
+      url: '/api/subscribe',
+      payload: validSubscribe,
+    });
+
+    expect(first.response.statusCode).toBe(200);
+    expect(second.statusCode).toBe(200);
+    expect(fake.requestsTo('/contacts')).toHaveLength(4);
+    expect((await harness!.store.list()).map((entry) => entry.status)).toEqual([
+      'delivered',
+      'delivered',
+    ]);
   });
 
   it('a 5xx without a body on /smtp/email fails the lead', async () => {

@@ -29,11 +29,11 @@ afterEach(async () => {
 });
 
 describe('Brevo replay sends each e-mail once (issue 4)', () => {
-  it('replays a lead whose notification failed after its confirmation went out', async () => {
+  it('replays a lead whose notification was refused (credits ran out) after its confirmation went out', async () => {
     const agency = harness.config.mail.agencyEmail;
     fake.script('/smtp/email', (body) =>
       (body.to as { email: string }[])[0]?.email === agency
-        ? { status: 502, body: { code: 'bad_gateway', message: 'relay down' } }
+        ? { status: 402, body: { code: 'not_enough_credits', message: 'Not enough credits' } }
         : undefined,
     );
     const first = await harness.app.inject({
