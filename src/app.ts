@@ -10,6 +10,7 @@ import { registerLeadRoutes } from './http/lead-routes.ts';
 import { registerRequestIdHeader, requestIdFor } from './http/logging.ts';
 import { registerOpenApiRoute } from './http/openapi-route.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
+import { registerSite } from './http/site-routes.ts';
 import { rateLimitCounters } from './http/rate-limit-store.ts';
 import {
   DEFAULT_SERVER_TIMEOUTS,
@@ -27,6 +28,8 @@ export interface AppDependencies {
   logger?: FastifyServerOptions['logger'];
   /** Issue 4: socket timeouts against slow clients; tests shorten them. */
   timeouts?: ServerTimeouts;
+  /** Issue 3: the built site (dist/) to serve from memory; without it only the API answers. */
+  siteDir?: string;
 }
 
 /** Builds the whole service (API, public files, site) without listening, so tests can inject requests. */
@@ -36,6 +39,7 @@ export async function buildApp({
   provider,
   logger = false,
   timeouts = DEFAULT_SERVER_TIMEOUTS,
+  siteDir,
 }: AppDependencies) {
   // Issue 4: Fastify refuses a declared Content-Length above the limit before reading a byte, and
   // stops reading a chunked body as soon as it passes the limit.
@@ -70,9 +74,13 @@ export async function buildApp({
   const intake = createIntake({ store, provider, timeoutMs: config.mail.timeoutMs });
   registerLeadRoutes(app, intake);
   registerOpenApiRoute(app, config.siteUrl);
+  const site = siteDir ? registerSite(app, siteDir) : undefined;
 
-  app.setNotFoundHandler(async (request) => {
-    throw apiErrors.notFound(request.method, request.url.split('?')[0] ?? request.url);
+  // Spec 7: unknown /api/ paths are a JSON not_found; any other unknown path is the site's 404 page.
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? request.url;
+    if (site && !path.startsWith('/api/')) return site.notFound(request, reply);
+    throw apiErrors.notFound(request.method, path);
   });
   return app;
 }

@@ -6,6 +6,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Issue 3: where `leadgate build` writes the site and `leadgate serve` reads it. */
+  distDir: string;
   siteUrl: string;
   databaseUrl: string | undefined;
   /** Issue 5: how each node uses PostgreSQL (ignored with SQLite). */
@@ -116,6 +118,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host: text(env, 'HOST', '0.0.0.0'),
     dataDir: resolve(text(env, 'DATA_DIR', './data')),
+    distDir: resolve(text(env, 'DIST_DIR', './dist')),
     siteUrl,
     databaseUrl: postgresUrl(env),
     database: {

@@ -15,6 +15,7 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
     store,
     provider,
     logger: loggerOptions(process.env.LOG_LEVEL ?? 'info'),
+    siteDir: config.distDir,
   });
   if (provider instanceof MisconfiguredProvider) {
     app.log.error(

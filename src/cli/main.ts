@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { ensureSiteBuilt } from '../../site/freshness.ts';
 import { InvalidConfigError, loadConfig } from '../config.ts';
 import { startServer } from '../server.ts';
 import { DatabaseUnavailableError } from '../store/postgres-database.ts';
@@ -11,7 +12,26 @@ program
   .command('serve')
   .description('Sert le site et l’API (PORT, 3000 par défaut).')
   .action(async () => {
-    await startServer(loadConfig());
+    const config = loadConfig();
+    // A fresh clone has no dist/: build it (or rebuild a stale one) so `npm ci && npm start` works.
+    await ensureSiteBuilt(config.distDir, config.siteUrl, (line) =>
+      process.stdout.write(`${line}\n`),
+    );
+    await startServer(config);
+  });
+
+program
+  .command('build')
+  .description(
+    'Pré-rend le site dans dist/ (DIST_DIR) : pages HTML et Markdown, llms.txt, sitemap…',
+  )
+  .action(async () => {
+    const config = loadConfig();
+    const { buildSite } = await import('../../site/build.ts');
+    const result = await buildSite({ siteUrl: config.siteUrl, outDir: config.distDir });
+    process.stdout.write(
+      `${result.pages} pages, ${result.files} fichiers écrits dans ${config.distDir} en ${result.milliseconds} ms\n`,
+    );
   });
 
 program

@@ -28,6 +28,8 @@ export async function buildTestApp(
     provider?: (config: Config) => Provider;
     /** Issue 5: `postgres` gives the app a fresh database on the test PostgreSQL server. */
     dialect?: TestDialect;
+    /** Issue 3: a built site (see test/helpers/site.ts) for the app to serve. */
+    siteDir?: string;
   } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-test-'));
@@ -42,7 +44,7 @@ export async function buildTestApp(
   });
   const store = await createStore(config);
   const provider = options.provider ? options.provider(config) : createProvider(config);
-  const app = await buildApp({ config, store, provider });
+  const app = await buildApp({ config, store, provider, siteDir: options.siteDir });
   await app.ready();
   return {
     app,

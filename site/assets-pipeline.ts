@@ -1,0 +1,26 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface BuiltAssets {
+  stylesheet: string;
+  script: string;
+  files: Map<string, string>;
+}
+
+function fingerprinted(dir: string, name: string, files: Map<string, string>): string {
+  const content = readFileSync(join(dir, name), 'utf8');
+  const hash = createHash('sha256').update(content).digest('hex').slice(0, 10);
+  const path = `assets/${name.replace(/\.(\w+)$/, `.${hash}.$1`)}`;
+  files.set(path, content);
+  return `/${path}`;
+}
+
+/** The content hash in the file name lets the server cache assets for a year (immutable). */
+export function buildAssets(assetsDir: string): BuiltAssets {
+  const files = new Map<string, string>();
+  const stylesheet = fingerprinted(assetsDir, 'site.css', files);
+  const script = fingerprinted(assetsDir, 'forms.js', files);
+  files.set('favicon.svg', readFileSync(join(assetsDir, 'favicon.svg'), 'utf8'));
+  return { stylesheet, script, files };
+}

@@ -1,0 +1,154 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildOpenApiDocument } from '../src/openapi/document.ts';
+import { MANIFEST_FILE, type SiteManifest } from '../src/http/site-manifest.ts';
+import { buildAssets } from './assets-pipeline.ts';
+import { robotsTxt, sitemapXml } from './crawl-files.ts';
+import { developersReference } from './developers-reference.ts';
+import { llmsFullTxt, llmsTxt } from './llms-files.ts';
+import { renderMarkdown } from './markdown.ts';
+import { writeSite } from './output.ts';
+import { pageMarkdown } from './page-markdown.ts';
+import { loadPages, type Page } from './pages.ts';
+import { FOOTER_LINKS, PRIMARY_NAV } from './site-info.ts';
+import { pageForms } from './templates/forms.ts';
+import { layout, markdownPath, type LayoutContext } from './templates/layout.ts';
+import { updatedLine } from './templates/updated-line.ts';
+
+export const SITE_DIR = dirname(fileURLToPath(import.meta.url));
+
+export interface BuildOptions {
+  siteUrl: string;
+  outDir: string;
+  /** Defaults to site/content. */
+  contentDir?: string;
+}
+
+export interface BuildResult {
+  pages: number;
+  files: number;
+  milliseconds: number;
+}
+
+/** `/` → index.html, `/contact` → contact/index.html, the 404 page → 404.html (what nginx expects too). */
+function htmlFile(path: string): string {
+  if (path === '/404') return '404.html';
+  return path === '/' ? 'index.html' : `${path.slice(1)}/index.html`;
+}
+
+const DEVELOPERS_FALLBACK: Page = {
+  source: '(généré)',
+  path: '/developers',
+  title: 'Développeurs et agents IA',
+  description:
+    'L’API publique de l’agence : trois points d’accès JSON sans clé, leurs champs, leurs limites et leurs codes d’erreur.',
+  updated: new Date().toISOString().slice(0, 10),
+  noindex: false,
+  newsletter: false,
+  questions: [],
+  body: '',
+};
+
+/** /developers = its Markdown content (if written), then the API reference generated from src/schemas. */
+function withGeneratedParts(content: Page[], siteUrl: string): Page[] {
+  const pages = content.some((page) => page.path === '/developers')
+    ? content
+    : [...content, DEVELOPERS_FALLBACK];
+  return pages.map((page) => {
+    if (page.path === '/404') return { ...page, noindex: true };
+    if (page.path === '/developers') {
+      return { ...page, body: `${page.body}\n\n${developersReference(siteUrl)}`.trim() };
+    }
+    return page;
+  });
+}
+
+function layoutContext(
+  pages: Page[],
+  siteUrl: string,
+  assets: { stylesheet: string; script: string },
+): LayoutContext {
+  const exists = (path: string) => pages.some((page) => page.path === path);
+  const titled = (page: Page) => ({
+    path: page.path,
+    label: page.title.split(' : ')[0] ?? page.title,
+  });
+  return {
+    siteUrl,
+    ...assets,
+    primaryNav: PRIMARY_NAV.filter((link) => exists(link.path)),
+    footer: [
+      {
+        title: 'Services',
+        links: pages.filter((page) => page.path.startsWith('/services/')).map(titled),
+      },
+      { title: 'Secteurs', links: pages.filter((page) => page.sector).map(titled) },
+      {
+        title: 'L’agence',
+        links: [...PRIMARY_NAV.slice(2), ...FOOTER_LINKS].filter((link) => exists(link.path)),
+      },
+    ].filter((group) => group.links.length),
+    year: new Date().getFullYear(),
+  };
+}
+
+/** Pre-renders site/content to outDir: HTML + Markdown per page and the machine-readable files (issue 3). */
+export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const { siteUrl } = options;
+  const pages = withGeneratedParts(
+    loadPages(options.contentDir ?? join(SITE_DIR, 'content')),
+    siteUrl,
+  );
+  const assets = buildAssets(join(SITE_DIR, 'assets'));
+  const context = layoutContext(pages, siteUrl, assets);
+  const files = new Map<string, string>(assets.files);
+  const manifest: SiteManifest = {
+    siteUrl,
+    builtAt: new Date().toISOString(),
+    pages: [],
+    notFound: { html: htmlFile('/404'), markdown: '404.md' },
+    files: [...assets.files.keys()].map((file) => ({
+      path: `/${file}`,
+      file,
+      immutable: file.startsWith('assets/'),
+    })),
+  };
+
+  const rendered = pages.map((page) => {
+    const forms = pageForms(page);
+    const content = `${renderMarkdown(page.body, page.source)}\n${forms}\n${updatedLine(page.updated)}`;
+    const markdown = pageMarkdown(page, siteUrl);
+    files.set(htmlFile(page.path), layout(context, page, content, forms !== ''));
+    files.set(markdownPath(page.path).slice(1), markdown);
+    if (page.path !== '/404') {
+      manifest.pages.push({
+        path: page.path,
+        html: htmlFile(page.path),
+        markdown: markdownPath(page.path).slice(1),
+        markdownPath: markdownPath(page.path),
+      });
+    }
+    return { page, markdown };
+  });
+
+  const machineFiles: Record<string, string> = {
+    'llms.txt': llmsTxt(pages, siteUrl),
+    'llms-full.txt': llmsFullTxt(rendered, siteUrl),
+    'sitemap.xml': sitemapXml(pages, siteUrl),
+    'robots.txt': robotsTxt(siteUrl),
+    'openapi.json': `${JSON.stringify(buildOpenApiDocument(siteUrl), null, 2)}\n`,
+  };
+  for (const [file, content] of Object.entries(machineFiles)) {
+    files.set(file, content);
+    manifest.files.push({ path: `/${file}`, file, immutable: false });
+  }
+  files.set(MANIFEST_FILE, `${JSON.stringify(manifest, null, 2)}\n`);
+
+  const written = await writeSite(options.outDir, files);
+  return {
+    pages: pages.length,
+    files: written,
+    milliseconds: Math.round(performance.now() - started),
+  };
+}

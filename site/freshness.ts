@@ -1,0 +1,50 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MANIFEST_FILE, type SiteManifest } from '../src/http/site-manifest.ts';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
+
+/** Everything the build reads: the site itself, and the schema sources of /developers and /openapi.json. */
+const SOURCES = ['site', 'src/schemas', 'src/openapi', 'src/http/error-catalog.ts'];
+
+function newestChange(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .reduce(
+      (newest, entry) => Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs),
+      0,
+    );
+}
+
+/** Why dist/ must be rebuilt before serving, or null when it is up to date. */
+export function staleReason(distDir: string, siteUrl: string): string | null {
+  const manifestPath = join(distDir, MANIFEST_FILE);
+  if (!existsSync(manifestPath)) return `${distDir} has no build yet`;
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as SiteManifest;
+  if (manifest.siteUrl !== siteUrl) return `SITE_URL changed (${manifest.siteUrl} → ${siteUrl})`;
+  const builtAt = statSync(manifestPath).mtimeMs;
+  const changed = SOURCES.find((source) => newestChange(join(ROOT, source)) > builtAt);
+  return changed ? `${changed} changed since the last build` : null;
+}
+
+/**
+ * `leadgate serve` builds first when needed, so `npm ci && npm start` works on a fresh clone. The
+ * build code is only loaded then, which keeps a normal start fast (issue 4: cold start < 500 ms).
+ */
+export async function ensureSiteBuilt(
+  distDir: string,
+  siteUrl: string,
+  log: (line: string) => void,
+): Promise<void> {
+  const reason = staleReason(distDir, siteUrl);
+  if (!reason) return;
+  const { buildSite } = await import('./build.ts');
+  const result = await buildSite({ siteUrl, outDir: distDir });
+  log(
+    `site built into ${distDir} (${reason}): ${result.pages} pages, ${result.files} files, ${result.milliseconds} ms`,
+  );
+}

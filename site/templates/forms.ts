@@ -1,0 +1,180 @@
+import { AuditRequestSchema } from '../../src/schemas/audit-request.ts';
+import { ContactRequestSchema } from '../../src/schemas/contact-request.ts';
+import { SubscribeRequestSchema } from '../../src/schemas/subscribe-request.ts';
+import type { AuditQuestion, Page } from '../pages.ts';
+import {
+  consentField,
+  fieldId,
+  fieldRules,
+  formFooter,
+  inputField,
+  requiredMark,
+} from './form-fields.ts';
+import { attributes, escapeHtml } from './html.ts';
+
+/** Spec 2.1: TYPE_BESOIN holds pillars among these, comma-joined (a repeated form field is joined). */
+const PILLARS = [
+  ['Attirer', 'être trouvé par vos futurs clients'],
+  ['Engager', 'leur donner confiance dès la première visite'],
+  ['Convertir', 'transformer la visite en prise de contact'],
+] as const;
+
+const COUNTRY_CODES = [
+  ['+33', 'France (+33)'],
+  ['+32', 'Belgique (+32)'],
+  ['+41', 'Suisse (+41)'],
+  ['+352', 'Luxembourg (+352)'],
+  ['+377', 'Monaco (+377)'],
+  ['+1', 'Canada (+1)'],
+];
+
+/** A plain HTML form that works without JavaScript (303 → /contact/merci); forms.js upgrades it to JSON. */
+function form(action: string, label: string, content: string): string {
+  return `<form class="lead-form" method="post"${attributes({ action, 'aria-label': label })} data-lead-form>
+${content}
+</form>`;
+}
+
+function contactForm(): string {
+  const f = { form: 'contact', schema: ContactRequestSchema, full: true };
+  const pillarsId = fieldId('contact', 'TYPE_BESOIN');
+  const pillars = PILLARS.map(
+    ([value, meaning]) => `<div class="choice">
+<input type="checkbox" name="TYPE_BESOIN" value="${value}" id="${pillarsId}-${value.toLowerCase()}">
+<label for="${pillarsId}-${value.toLowerCase()}"><strong>${value}</strong> : ${escapeHtml(meaning)}</label>
+</div>`,
+  ).join('\n');
+  const countryId = fieldId('contact', 'SMS__COUNTRY_CODE');
+  return form(
+    '/api/contact',
+    'Demande de contact',
+    `<div class="field-row">
+${inputField({ ...f, name: 'PRENOM', label: 'Prénom', autocomplete: 'given-name' })}
+${inputField({ ...f, name: 'NOM', label: 'Nom', autocomplete: 'family-name' })}
+</div>
+${inputField({ ...f, name: 'EMAIL', label: 'Adresse e-mail', autocomplete: 'email', help: 'Vous recevez aussitôt un e-mail de confirmation.' })}
+${inputField({ ...f, name: 'JOB_TITLE', label: 'Votre métier ou activité', autocomplete: 'organization-title' })}
+<fieldset class="field choices" id="${pillarsId}" data-field="TYPE_BESOIN">
+<legend>Les piliers concernés${requiredMark(true)}</legend>
+<p class="help">Cochez au moins une case ; si vous hésitez, cochez les trois.</p>
+${pillars}
+</fieldset>
+${inputField({ ...f, name: 'SERVICE', label: 'Le service souhaité', help: 'En quelques mots : « refaire mon site », « plus d’appels », « je ne sais pas encore ».' })}
+${inputField({ ...f, name: 'DEMANDE', label: 'Votre projet', multiline: true, help: 'Votre situation actuelle, ce que vous aimeriez obtenir, vos délais.' })}
+<fieldset class="field phone">
+<legend>Téléphone${requiredMark(false)}</legend>
+<p class="help">Si vous préférez être rappelé.</p>
+<div class="field-row">
+<div class="field">
+<label for="${countryId}">Indicatif</label>
+<select id="${countryId}" name="SMS__COUNTRY_CODE" autocomplete="tel-country-code">
+${COUNTRY_CODES.map(([code, name]) => `<option value="${code}">${name}</option>`).join('\n')}
+</select>
+</div>
+${inputField({ ...f, name: 'SMS', label: 'Numéro', type: 'tel', autocomplete: 'tel-national' })}
+</div>
+</fieldset>
+${consentField('contact')}
+${formFooter('Envoyer ma demande', 'Réponse humaine sous 24 heures ouvrées.')}`,
+  );
+}
+
+function diagnosticForm(page: Page): string {
+  const f = { form: 'diagnostic', schema: ContactRequestSchema };
+  // Spec 2.1 short request: TOOL_SOURCE makes PRENOM and EMAIL the only required fields.
+  const toolData = JSON.stringify({ formulaire: 'diagnostic-gratuit', page: page.path });
+  return form(
+    '/api/contact',
+    'Demande de diagnostic gratuit',
+    `<input type="hidden" name="TOOL_SOURCE" value="diagnostic-gratuit">
+<input type="hidden" name="TOOL_DATA" value="${escapeHtml(toolData)}">
+<div class="field-row">
+${inputField({ ...f, name: 'PRENOM', label: 'Prénom', autocomplete: 'given-name' })}
+${inputField({ ...f, name: 'EMAIL', label: 'Adresse e-mail', autocomplete: 'email' })}
+</div>
+${inputField({ ...f, name: 'JOB_TITLE', label: 'Votre activité et votre ville', autocomplete: 'organization-title' })}
+${inputField({ ...f, name: 'DEMANDE', label: 'Votre site ou votre fiche Google', multiline: true, help: 'Son adresse ou le nom de votre établissement, et ce qui vous préoccupe.' })}
+${consentField('diagnostic')}
+${formFooter('Recevoir mon diagnostic gratuit', 'Réponse humaine sous 24 heures ouvrées.')}`,
+  );
+}
+
+export function newsletterForm(page: Page): string {
+  const f = { form: 'lettre', schema: SubscribeRequestSchema };
+  const source = `site:${page.path}`.slice(
+    0,
+    fieldRules(SubscribeRequestSchema, 'source').maxLength,
+  );
+  return `<section class="newsletter" aria-labelledby="lettre-titre">
+<h2 id="lettre-titre">Recevoir la lettre mensuelle</h2>
+<p>Un conseil concret par mois, applicable en moins d’une heure. Désinscription en un clic.</p>
+${form(
+  '/api/subscribe',
+  'Inscription à la lettre mensuelle',
+  `<input type="hidden" name="source" value="${escapeHtml(source)}">
+<div class="field-row">
+${inputField({ ...f, name: 'firstName', label: 'Prénom', autocomplete: 'given-name' })}
+${inputField({ ...f, name: 'email', label: 'Adresse e-mail', autocomplete: 'email' })}
+</div>
+${consentField('lettre')}
+${formFooter('M’inscrire')}`,
+)}
+</section>`;
+}
+
+function questionField(question: AuditQuestion, index: number): string {
+  const name = `formData[${question.question}]`;
+  const id = `audit-q${index + 1}`;
+  if (!question.choices) {
+    return `<div class="field">
+<label for="${id}">${escapeHtml(question.question)}${requiredMark(false)}</label>
+<input type="text" id="${id}"${attributes({ name })}>
+</div>`;
+  }
+  const choices = question.choices
+    .map(
+      (choice, position) => `<div class="choice">
+<input type="radio" id="${id}-${position + 1}"${attributes({ name, value: choice })}>
+<label for="${id}-${position + 1}">${escapeHtml(choice)}</label>
+</div>`,
+    )
+    .join('\n');
+  return `<fieldset class="field choices"${attributes({ 'data-field': name })}>
+<legend>${escapeHtml(question.question)}${requiredMark(false)}</legend>
+${choices}
+</fieldset>`;
+}
+
+function auditForm(page: Page): string {
+  const f = { form: 'audit', schema: AuditRequestSchema };
+  fieldRules(AuditRequestSchema, 'formData');
+  return form(
+    '/api/audit',
+    'Questionnaire d’audit',
+    `<input type="hidden" name="sector"${attributes({ value: page.sector })}>
+${page.questions.map(questionField).join('\n')}
+<fieldset class="field contact-details">
+<legend>Vos coordonnées</legend>
+<div class="field-row">
+${inputField({ ...f, name: 'firstName', label: 'Prénom', autocomplete: 'given-name' })}
+${inputField({ ...f, name: 'lastName', label: 'Nom', autocomplete: 'family-name' })}
+</div>
+<div class="field-row">
+${inputField({ ...f, name: 'email', label: 'Adresse e-mail', autocomplete: 'email' })}
+${inputField({ ...f, name: 'phone', label: 'Téléphone', type: 'tel', autocomplete: 'tel' })}
+</div>
+</fieldset>
+${consentField('audit')}
+${formFooter('Demander mon audit', 'Réponse humaine sous 24 heures ouvrées.')}`,
+  );
+}
+
+/** The form a page's front matter asks for, then its newsletter block (issue 3 content contract). */
+export function pageForms(page: Page): string {
+  const parts: string[] = [];
+  if (page.form === 'contact') parts.push(contactForm());
+  if (page.form === 'diagnostic') parts.push(diagnosticForm(page));
+  if (page.form === 'audit') parts.push(auditForm(page));
+  if (page.form === 'newsletter' || page.newsletter) parts.push(newsletterForm(page));
+  return parts.join('\n');
+}

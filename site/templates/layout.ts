@@ -1,0 +1,109 @@
+import type { Page } from '../pages.ts';
+import { SITE, type NavLink } from '../site-info.ts';
+import { escapeHtml } from './html.ts';
+import { logoSvg } from './logo.ts';
+
+export interface FooterGroup {
+  title: string;
+  links: NavLink[];
+}
+
+/** What every page shares, resolved once per build. */
+export interface LayoutContext {
+  siteUrl: string;
+  stylesheet: string;
+  script: string;
+  primaryNav: NavLink[];
+  footer: FooterGroup[];
+  year: number;
+}
+
+export function canonicalUrl(siteUrl: string, path: string): string {
+  return `${siteUrl}${path === '/' ? '/' : path}`;
+}
+
+/** `/` → `/index.md`, `/contact` → `/contact.md`: where each page's Markdown lives. */
+export function markdownPath(path: string): string {
+  return path === '/' ? '/index.md' : `${path}.md`;
+}
+
+function isCurrent(link: NavLink, page: Page): boolean {
+  return page.path === link.path || page.path.startsWith(`${link.path}/`);
+}
+
+function navigation(context: LayoutContext, page: Page): string {
+  const items = context.primaryNav
+    .map((link) => {
+      const current = page.path === link.path ? ' aria-current="page"' : '';
+      const section = !current && isCurrent(link, page) ? ' class="in-section"' : '';
+      return `<li><a href="${escapeHtml(link.path)}"${current}${section}>${escapeHtml(link.label)}</a></li>`;
+    })
+    .join('');
+  return `<nav class="site-nav" aria-label="Navigation principale"><ul>${items}</ul></nav>`;
+}
+
+function footer(context: LayoutContext): string {
+  const groups = context.footer
+    .map(
+      (group) => `<div>
+<h2>${escapeHtml(group.title)}</h2>
+<ul>${group.links.map((link) => `<li><a href="${escapeHtml(link.path)}">${escapeHtml(link.label)}</a></li>`).join('')}</ul>
+</div>`,
+    )
+    .join('\n');
+  return `<footer class="site-footer">
+<div class="wrap footer-groups">
+${groups}
+</div>
+<p class="wrap fine-print">© ${context.year} ${escapeHtml(SITE.name)}, ${escapeHtml(SITE.tagline.toLowerCase())}. Ce site se lit aussi en Markdown et par API : voir <a href="/llms.txt">llms.txt</a>.</p>
+</footer>`;
+}
+
+/** A whole HTML page: valid HTML5, one h1 (the title), landmarks, skip link, no inline script. */
+export function layout(
+  context: LayoutContext,
+  page: Page,
+  content: string,
+  hasForm: boolean,
+): string {
+  const url = canonicalUrl(context.siteUrl, page.path);
+  const markdownUrl = `${context.siteUrl}${markdownPath(page.path)}`;
+  const title = page.path === '/' ? `${SITE.name} · ${page.title}` : `${page.title} · ${SITE.name}`;
+  return `<!doctype html>
+<html lang="fr">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<meta name="description" content="${escapeHtml(page.description)}">
+${page.noindex ? '<meta name="robots" content="noindex">\n' : ''}<link rel="canonical" href="${escapeHtml(url)}">
+<link rel="alternate" type="text/markdown" href="${escapeHtml(markdownUrl)}">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="${escapeHtml(context.stylesheet)}">
+${hasForm ? `<script src="${escapeHtml(context.script)}" defer></script>\n` : ''}<meta name="theme-color" content="#1d4ed8">
+<meta property="og:type" content="website">
+<meta property="og:locale" content="fr_FR">
+<meta property="og:site_name" content="${escapeHtml(SITE.name)}">
+<meta property="og:title" content="${escapeHtml(page.title)}">
+<meta property="og:description" content="${escapeHtml(page.description)}">
+<meta property="og:url" content="${escapeHtml(url)}">
+</head>
+<body>
+<a class="skip-link" href="#contenu">Aller au contenu</a>
+<header class="site-header">
+<div class="wrap header-bar">
+<a class="brand" href="/"${page.path === '/' ? ' aria-current="page"' : ''}>${logoSvg(32)}<span>${escapeHtml(SITE.name)}<small>${escapeHtml(SITE.tagline)}</small></span></a>
+${navigation(context, page)}
+</div>
+</header>
+<main id="contenu" class="wrap">
+<article>
+<h1>${escapeHtml(page.title)}</h1>
+${content}
+</article>
+</main>
+${footer(context)}
+</body>
+</html>
+`;
+}
