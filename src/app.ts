@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
+import { createIdempotentIntake } from './domain/idempotent-intake.ts';
 import { createIntake } from './domain/intake.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
 import { apiErrors } from './http/error-catalog.ts';
@@ -61,7 +62,8 @@ export async function buildApp({
   await app.register(cors, {
     origin: '*',
     methods: ['POST', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Accept', 'Idempotency-Key'],
+    allowedHeaders: ['Content-Type', 'Accept', 'Idempotency-Key', 'X-Request-Id'],
+    exposedHeaders: ['Retry-After', 'X-Request-Id'],
     maxAge: 86400,
     strictPreflight: false,
   });
@@ -72,7 +74,10 @@ export async function buildApp({
   });
   registerHealthRoutes(app, store);
   const intake = createIntake({ store, provider, timeoutMs: config.mail.timeoutMs });
-  registerLeadRoutes(app, intake);
+  registerLeadRoutes(
+    app,
+    createIdempotentIntake({ intake, store, timeoutMs: config.mail.timeoutMs }),
+  );
   registerOpenApiRoute(app, config.siteUrl);
   const site = siteDir ? registerSite(app, siteDir) : undefined;
 

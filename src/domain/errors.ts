@@ -7,3 +7,14 @@ export class UpstreamError extends Error {
 export class ConfigurationError extends Error {
   override readonly name = 'ConfigurationError';
 }
+
+/**
+ * Issue 4: an Idempotency-Key already stands for another request (`different_request`), or for the
+ * same one still being handled elsewhere after the wait (`in_progress`): 409, nothing delivered.
+ */
+export class IdempotencyConflictError extends Error {
+  override readonly name = 'IdempotencyConflictError';
+  constructor(readonly reason: 'different_request' | 'in_progress') {
+    super(`Idempotency-Key conflict: ${reason}`);
+  }
+}

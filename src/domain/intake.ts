@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Provider } from '../providers/provider.ts';
+import type { HandoffLedger, Provider } from '../providers/provider.ts';
 import type { JournalEntry, Store } from '../store/store.ts';
 import { ConfigurationError, UpstreamError } from './errors.ts';
 import type { Lead, LeadRequest } from './lead.ts';
@@ -21,11 +21,22 @@ export interface IntakeDependencies {
  * What accepting a lead means: journal first, then hand-off. The lead is durably `pending` before the
  * provider is called, so a crash or a provider failure never loses it; `leadgate leads replay` retries.
  */
-export function createIntake({ store, provider, timeoutMs, now = () => new Date(), newId = randomUUID }: IntakeDependencies) {
-  async function deliver(lead: Lead): Promise<IntakeOutcome> {
+export function createIntake({
+  store,
+  provider,
+  timeoutMs,
+  now = () => new Date(),
+  newId = randomUUID,
+}: IntakeDependencies) {
+  async function deliver(lead: Lead, handedOver: readonly string[]): Promise<IntakeOutcome> {
+    // Issue 4: each e-mail the provider accepts is recorded at once, so a re-delivery skips it.
+    const ledger: HandoffLedger = {
+      done: new Set(handedOver),
+      record: (role) => store.handoffs.record(lead.id, role, now()),
+    };
     let receipt;
     try {
-      receipt = await withDeadline(timeoutMs, (signal) => provider.deliver(lead, signal));
+      receipt = await withDeadline(timeoutMs, (signal) => provider.deliver(lead, signal, ledger));
     } catch (error) {
       await store.markFailed(lead.id, describe(error));
       if (error instanceof ConfigurationError) throw error;
@@ -38,15 +49,16 @@ export function createIntake({ store, provider, timeoutMs, now = () => new Date(
   }
 
   return {
-    async submit(request: LeadRequest): Promise<IntakeOutcome> {
-      const lead = { ...request, id: newId(), receivedAt: now() } as Lead;
+    /** `id` lets a caller (the Idempotency-Key service) name the lead before it exists. */
+    async submit(request: LeadRequest, options: { id?: string } = {}): Promise<IntakeOutcome> {
+      const lead = { ...request, id: options.id ?? newId(), receivedAt: now() } as Lead;
       await store.record(lead);
-      return deliver(lead);
+      return deliver(lead, []);
     },
 
     /** Re-delivers a journal entry that is `failed` or still `pending` (after a crash). */
     async redeliver(entry: JournalEntry): Promise<IntakeOutcome> {
-      return deliver(entry.lead);
+      return deliver(entry.lead, await store.handoffs.handedOver(entry.lead.id));
     },
   };
 }

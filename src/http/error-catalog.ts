@@ -9,6 +9,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   invalid_field: 400,
   not_found: 404,
   method_not_allowed: 405,
+  idempotency_conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -48,7 +49,11 @@ export const apiErrors = {
       `Ajoutez le champ « ${field} » au corps JSON de la requête. ${OPENAPI_HINT}`,
     ),
   invalidField: (field: string, problem: string, hint: string) =>
-    new ApiError('invalid_field', `Le champ « ${field} » n’est pas valide : ${problem}.`, `${hint} ${OPENAPI_HINT}`),
+    new ApiError(
+      'invalid_field',
+      `Le champ « ${field} » n’est pas valide : ${problem}.`,
+      `${hint} ${OPENAPI_HINT}`,
+    ),
   notFound: (method: string, path: string) =>
     new ApiError(
       'not_found',
@@ -62,6 +67,19 @@ export const apiErrors = {
       `Envoyez la requête en POST (OPTIONS reste possible pour CORS). ${OPENAPI_HINT}`,
       { allow: 'POST, OPTIONS' },
     ),
+  // Issue 4: the same Idempotency-Key with another body, or still held by a request in progress.
+  idempotencyConflict: (reason: 'different_request' | 'in_progress') =>
+    reason === 'different_request'
+      ? new ApiError(
+          'idempotency_conflict',
+          'Cette clé Idempotency-Key a déjà servi pour une autre demande.',
+          'Une clé désigne une seule demande pendant 24 heures : générez une nouvelle clé (un UUID par exemple) pour une demande différente.',
+        )
+      : new ApiError(
+          'idempotency_conflict',
+          'Une demande portant la même clé Idempotency-Key est encore en cours de traitement.',
+          'Réessayez dans quelques secondes avec la même clé : la réponse de la première demande vous sera renvoyée.',
+        ),
   payloadTooLarge: (limitBytes: number) =>
     new ApiError(
       'payload_too_large',
@@ -93,6 +111,6 @@ export const apiErrors = {
     new ApiError(
       'upstream_error',
       'Le service d’envoi de l’agence n’a pas répondu correctement ; la demande n’a pas pu être transmise.',
-      'Réessayez dans quelques instants.',
+      'Réessayez dans quelques instants. Si vous renvoyez la demande avec le même en-tête Idempotency-Key, la nouvelle tentative est sans risque : elle ne crée pas de doublon.',
     ),
 };

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ConfigurationError, UpstreamError } from '../domain/errors.ts';
+import { ConfigurationError, IdempotencyConflictError, UpstreamError } from '../domain/errors.ts';
 import { ApiError, apiErrors } from './error-catalog.ts';
 import { validationToApiError } from './validation-errors.ts';
 
@@ -13,6 +13,7 @@ export function toApiError(error: FastifyError | Error, context: ErrorContext): 
   if (error instanceof ApiError) return error;
   if (error instanceof UpstreamError) return apiErrors.upstreamError();
   if (error instanceof ConfigurationError) return apiErrors.serverError();
+  if (error instanceof IdempotencyConflictError) return apiErrors.idempotencyConflict(error.reason);
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) return validationToApiError(fastifyError.validation as never);
   switch (fastifyError.code) {

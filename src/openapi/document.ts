@@ -1,9 +1,24 @@
 import { ERROR_STATUS } from '../http/error-catalog.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../http/idempotency-key.ts';
 import { LEAD_ENDPOINTS } from '../schemas/endpoints.ts';
 import { ErrorResponseSchema, SuccessResponseSchema } from '../schemas/responses.ts';
 
-/** Error statuses each endpoint can answer (spec 4: 400, 405, 415, 500, 502; 413 and 429 for the limits). */
-const OPERATION_ERROR_STATUSES = [400, 405, 413, 415, 429, 500, 502] as const;
+/**
+ * Error statuses each endpoint can answer (spec 4: 400, 405, 415, 500, 502; issue 4 adds 409 for
+ * Idempotency-Key conflicts and 413 and 429 for the limits).
+ */
+const OPERATION_ERROR_STATUSES = [400, 405, 409, 413, 415, 429, 500, 502] as const;
+
+/** Issue 4: retries without duplicates. */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Clé choisie par l’appelant (un UUID par exemple) pour renvoyer sans risque une même demande. Pendant 24 heures, la même clé avec le même corps renvoie la réponse de la première demande sans nouvel envoi ; la même clé avec un autre corps donne 409 idempotency_conflict. Après une erreur 502, renvoyer la demande avec la même clé retente la transmission de la même demande, sans doublon.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN },
+  example: '5f0c7a52-8d1e-4c56-9b7e-2a4f3e1d9c10',
+};
 
 function codesFor(status: number): string[] {
   return Object.entries(ERROR_STATUS)
@@ -15,10 +30,17 @@ function errorResponse(status: number) {
   return {
     description: `Erreur ; error.code vaut ${codesFor(status).join(' ou ')}.`,
     ...(status === 405 && {
-      headers: { Allow: { description: 'Méthodes acceptées.', schema: { type: 'string', const: 'POST, OPTIONS' } } },
+      headers: {
+        Allow: {
+          description: 'Méthodes acceptées.',
+          schema: { type: 'string', const: 'POST, OPTIONS' },
+        },
+      },
     }),
     ...(status === 429 && {
-      headers: { 'Retry-After': { description: 'Secondes à attendre.', schema: { type: 'integer' } } },
+      headers: {
+        'Retry-After': { description: 'Secondes à attendre.', schema: { type: 'integer' } },
+      },
     }),
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
   };
@@ -37,6 +59,7 @@ export function buildOpenApiDocument(siteUrl: string) {
         {
           post: {
             operationId: endpoint.operationId,
+            parameters: [IDEMPOTENCY_KEY_PARAMETER],
             summary: endpoint.summary,
             description: endpoint.description,
             tags: ['Demandes'],
@@ -56,16 +79,23 @@ export function buildOpenApiDocument(siteUrl: string) {
             responses: {
               200: {
                 description: 'Demande enregistrée et transmise.',
-                content: { 'application/json': { schema: { $ref: '#/components/schemas/SuccessResponse' } } },
+                content: {
+                  'application/json': { schema: { $ref: '#/components/schemas/SuccessResponse' } },
+                },
               },
               303: {
                 description:
                   'Formulaire HTML envoyé sans l’en-tête Accept: application/json : redirection vers la page de remerciement.',
                 headers: {
-                  Location: { description: 'Page de remerciement.', schema: { type: 'string', const: '/contact/merci' } },
+                  Location: {
+                    description: 'Page de remerciement.',
+                    schema: { type: 'string', const: '/contact/merci' },
+                  },
                 },
               },
-              ...Object.fromEntries(OPERATION_ERROR_STATUSES.map((status) => [status, errorResponse(status)])),
+              ...Object.fromEntries(
+                OPERATION_ERROR_STATUSES.map((status) => [status, errorResponse(status)]),
+              ),
             },
           },
         },
@@ -78,7 +108,8 @@ export function buildOpenApiDocument(siteUrl: string) {
     info: {
       title: 'API publique de demandes de l’agence',
       version: '1.0.0',
-      summary: 'Demande de contact ou de diagnostic gratuit, inscription à la lettre, audit sectoriel.',
+      summary:
+        'Demande de contact ou de diagnostic gratuit, inscription à la lettre, audit sectoriel.',
       description:
         'Trois points d’accès sans authentification. Corps en JSON (Content-Type: application/json) ou en formulaire HTML (application/x-www-form-urlencoded ; un champ répété est joint par une virgule). Réponses en JSON, erreurs comprises, avec un code stable. Règle de consentement : n’envoyez une demande qu’avec l’accord explicite de la personne concernée. Page lisible : /developers.',
       contact: { name: 'Agence', url: `${siteUrl}/contact` },
@@ -86,11 +117,15 @@ export function buildOpenApiDocument(siteUrl: string) {
     },
     servers: [{ url: siteUrl }],
     security: [],
-    tags: [{ name: 'Demandes', description: 'Les trois actions possibles sans passer par le site.' }],
+    tags: [
+      { name: 'Demandes', description: 'Les trois actions possibles sans passer par le site.' },
+    ],
     paths,
     components: {
       schemas: {
-        ...Object.fromEntries(LEAD_ENDPOINTS.map((endpoint) => [endpoint.schemaName, endpoint.schema])),
+        ...Object.fromEntries(
+          LEAD_ENDPOINTS.map((endpoint) => [endpoint.schemaName, endpoint.schema]),
+        ),
         SuccessResponse: SuccessResponseSchema,
         ErrorResponse: ErrorResponseSchema,
       },

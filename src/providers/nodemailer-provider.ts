@@ -3,7 +3,7 @@ import type { Lead } from '../domain/lead.ts';
 import { UpstreamError } from '../domain/errors.ts';
 import type { MailMessage, MailSettings } from '../mail/mail-message.ts';
 import { messagesFor } from '../mail/messages.ts';
-import type { DeliveryReceipt, Provider } from './provider.ts';
+import type { DeliveryReceipt, HandoffLedger, Provider } from './provider.ts';
 
 /** What a nodemailer transport answered for one message; the outbox keeps the raw bytes. */
 export interface SentMessage {
@@ -24,11 +24,19 @@ export class NodemailerProvider implements Provider {
     private readonly afterSend: (lead: Lead, sent: SentMessage) => Promise<void> = async () => {},
   ) {}
 
-  async deliver(lead: Lead, signal: AbortSignal): Promise<DeliveryReceipt> {
+  async deliver(
+    lead: Lead,
+    signal: AbortSignal,
+    handoffs?: HandoffLedger,
+  ): Promise<DeliveryReceipt> {
     const ids: string[] = [];
     for (const message of messagesFor(lead, this.settings)) {
       signal.throwIfAborted();
       const messageId = `<${lead.id}.${message.role}@${new URL(this.settings.siteUrl).hostname}>`;
+      if (handoffs?.done.has(message.role)) {
+        ids.push(`${messageId} (déjà remis)`);
+        continue;
+      }
       let info;
       try {
         info = await this.transport.sendMail({
@@ -41,9 +49,16 @@ export class NodemailerProvider implements Provider {
           messageId,
         });
       } catch (error) {
-        throw new UpstreamError(`${this.name} refused the ${message.role} e-mail`, { cause: error });
+        throw new UpstreamError(`${this.name} refused the ${message.role} e-mail`, {
+          cause: error,
+        });
       }
-      await this.afterSend(lead, { message, messageId, raw: Buffer.isBuffer(info.message) ? info.message : undefined });
+      await this.afterSend(lead, {
+        message,
+        messageId,
+        raw: Buffer.isBuffer(info.message) ? info.message : undefined,
+      });
+      await handoffs?.record(message.role);
       ids.push(messageId);
     }
     return { detail: `${this.name}: ${ids.join(' ')}` };

@@ -8,11 +8,21 @@ export interface DeliveryReceipt {
 }
 
 /**
+ * Issue 4: the e-mails of this lead that an earlier attempt already handed over. A provider that sends
+ * several messages skips those and records each new one as soon as it is accepted, so a re-delivery
+ * never sends a second confirmation. (Brevo gets the same guarantee from its own idempotency key.)
+ */
+export interface HandoffLedger {
+  readonly done: ReadonlySet<string>;
+  record(role: string): Promise<void>;
+}
+
+/**
  * Hands a stored lead to the outside world (e-mails, CRM). Implementations throw UpstreamError when
  * the provider fails and ConfigurationError when they cannot work at all; they honour `signal`.
  */
 export interface Provider {
   readonly name: string;
-  deliver(lead: Lead, signal: AbortSignal): Promise<DeliveryReceipt>;
+  deliver(lead: Lead, signal: AbortSignal, handoffs?: HandoffLedger): Promise<DeliveryReceipt>;
   close(): Promise<void>;
 }

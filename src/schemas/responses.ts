@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'invalid_field',
   'not_found',
   'method_not_allowed',
+  'idempotency_conflict',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',
