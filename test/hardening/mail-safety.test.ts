@@ -1,0 +1,119 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import PostalMime, { type Email } from 'postal-mime';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildTestApp, validAudit, validContact, type TestApp } from '../helpers/app.ts';
+
+let testApp: TestApp | undefined;
+afterEach(async () => {
+  await testApp?.close();
+  testApp = undefined;
+});
+
+const INJECTION = 'Marie\r\nBcc: victime@example.com\r\nX-Injected: oui\n\rSubject: gagné';
+const MARKUP = '<script>alert(1)</script><a href="https://spam.example">Promo</a> & "co"';
+
+/** The .eml files the outbox wrote, raw and parsed by a real MIME parser. */
+async function outbox(role: 'confirmation' | 'notification') {
+  const directory = join(testApp!.dataDir, 'outbox');
+  const files = readdirSync(directory).filter((file) => file.endsWith(`-${role}.eml`));
+  return Promise.all(
+    files.map(async (file) => {
+      const raw = readFileSync(join(directory, file));
+      const head = raw.toString('latin1').split('\r\n\r\n')[0]!;
+      return { head, email: (await PostalMime.parse(raw)) as Email };
+    }),
+  );
+}
+
+function headerNames(head: string): string[] {
+  return head
+    .split('\r\n')
+    .filter((line) => !/^[ \t]/.test(line))
+    .map((line) => line.split(':')[0]!.toLowerCase());
+}
+
+describe('issue 4: e-mail safety', () => {
+  it('no CR/LF from a field reaches a header: no added header, one-line subject and names', async () => {
+    testApp = await buildTestApp();
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      payload: { ...validContact, PRENOM: INJECTION, NOM: INJECTION, SERVICE: INJECTION },
+    });
+    expect(response.statusCode).toBe(200);
+    for (const role of ['confirmation', 'notification'] as const) {
+      const [mail] = await outbox(role);
+      const names = headerNames(mail!.head);
+      expect(names).not.toContain('bcc');
+      expect(names).not.toContain('x-injected');
+      expect(names.filter((name) => name === 'subject')).toHaveLength(1);
+      expect(mail!.email.subject).not.toMatch(/[\r\n]/);
+      for (const address of [mail!.email.from, ...(mail!.email.replyTo ?? [])]) {
+        expect(address?.name ?? '').not.toMatch(/[\r\n]/);
+      }
+    }
+    const [notification] = await outbox('notification');
+    expect(notification!.email.replyTo?.[0]?.address).toBe(validContact.EMAIL);
+    expect(notification!.email.subject).toContain('Marie Bcc: victime@example.com');
+  });
+
+  it('keeps Reply-To’s name within Brevo’s 70 characters, and never splits a character', async () => {
+    testApp = await buildTestApp();
+    await testApp.app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      payload: { ...validContact, PRENOM: '🙂'.repeat(100) },
+    });
+    const [notification] = await outbox('notification');
+    const name = notification!.email.replyTo?.[0]?.name ?? '';
+    expect(Array.from(name).length).toBeLessThanOrEqual(70);
+    expect(name).toMatch(/^(🙂)+$/u);
+  });
+
+  it('escapes every field in the HTML of the notification, questionnaire keys included', async () => {
+    testApp = await buildTestApp();
+    await testApp.app.inject({
+      method: 'POST',
+      url: '/api/audit',
+      payload: {
+        ...validAudit,
+        firstName: MARKUP,
+        lastName: MARKUP,
+        formData: { [MARKUP]: MARKUP },
+      },
+    });
+    const [notification] = await outbox('notification');
+    const html = notification!.email.html ?? '';
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('<a href="https://spam.example"');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('&amp; &quot;co&quot;');
+  });
+
+  it('the confirmation to the unverified address echoes no text the sender typed', async () => {
+    testApp = await buildTestApp();
+    const typed = {
+      ...validContact,
+      PRENOM: 'Promo-PRENOM',
+      NOM: 'Promo-NOM',
+      JOB_TITLE: 'Promo-JOB',
+      SERVICE: 'Promo-SERVICE',
+      DEMANDE: 'Achetez sur https://spam.example',
+      TYPE_BESOIN: 'Attirer',
+      SMS: '0612345678',
+    };
+    await testApp.app.inject({ method: 'POST', url: '/api/contact', payload: typed });
+    const [confirmation] = await outbox('confirmation');
+    const everything = [
+      confirmation!.head,
+      confirmation!.email.subject,
+      confirmation!.email.text,
+      confirmation!.email.html,
+    ].join('\n');
+    for (const value of ['Promo', 'spam.example', '0612345678', 'Attirer']) {
+      expect(everything).not.toContain(value);
+    }
+    expect(confirmation!.email.to?.[0]?.address).toBe(validContact.EMAIL);
+  });
+});
