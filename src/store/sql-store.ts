@@ -88,6 +88,8 @@ export class SqlStore implements Store {
         attempts: eb('attempts', '+', 1),
         last_error: error,
         updated_at: this.now().toISOString(),
+        // The attempt is over: release a replay's lease, or the next replay would skip the lead.
+        claimed_until: null,
       }))
       .where('id', '=', id)
       .execute();

@@ -1,0 +1,133 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import PostalMime, { type Email } from 'postal-mime';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { postJson } from '../helpers/api-assertions.ts';
+import {
+  buildTestApp,
+  validAudit,
+  validContact,
+  validSubscribe,
+  type TestApp,
+} from '../helpers/app.ts';
+
+const AGENCY = 'equipe@agence-test.fr';
+let t: TestApp;
+beforeEach(async () => {
+  t = await buildTestApp({
+    env: { AGENCY_EMAIL: AGENCY, MAIL_FROM: 'Agence Test <bonjour@agence-test.fr>' },
+  });
+});
+afterEach(() => t.close());
+
+/** Issue 2: what the outbox wrote, read back by a real MIME parser, by role (file name suffix). */
+async function outbox(): Promise<Record<string, Email & { raw: string }>> {
+  const directory = join(t.dataDir, 'outbox');
+  const files = readdirSync(directory).filter((name) => name.endsWith('.eml'));
+  const entries = await Promise.all(
+    files.map(async (name) => {
+      const raw = readFileSync(join(directory, name));
+      const role = name
+        .replace(/\.eml$/, '')
+        .split('-')
+        .at(-1)!;
+      return [role, { ...(await PostalMime.parse(raw)), raw: raw.toString('utf8') }] as const;
+    }),
+  );
+  expect(new Set(entries.map(([role]) => role)).size).toBe(entries.length);
+  return Object.fromEntries(entries);
+}
+
+describe('issue 2: the outbox writes real RFC 5322 messages under DATA_DIR/outbox', () => {
+  const contact = {
+    ...validContact,
+    PRENOM: 'Zoé',
+    NOM: 'Lefèvre-Unique',
+    JOB_TITLE: 'Fleuriste <b>bio</b>',
+    DEMANDE: 'Achetez des montres pas chères sur spam.example',
+    SMS: '612345678',
+    SMS__COUNTRY_CODE: '+33',
+  };
+
+  it('contact: a confirmation to EMAIL and a notification to AGENCY_EMAIL', async () => {
+    expect((await postJson(t.app, '/api/contact', contact)).statusCode).toBe(200);
+    const mails = await outbox();
+    expect(Object.keys(mails).sort()).toEqual(['confirmation', 'notification']);
+
+    const confirmation = mails.confirmation!;
+    expect(confirmation.to?.map((to) => to.address)).toEqual([contact.EMAIL]);
+    expect(confirmation.from?.address).toBe('bonjour@agence-test.fr');
+    expect(confirmation.subject).toBe('Nous avons bien reçu votre demande');
+    expect(confirmation.text).toContain('24 heures ouvrées');
+    expect(confirmation.html).toContain('<html lang="fr">');
+    expect(confirmation.messageId).toMatch(/^<.+@.+>$/);
+
+    const notification = mails.notification!;
+    expect(notification.to?.map((to) => to.address)).toEqual([AGENCY]);
+    expect(notification.subject).toBe('Nouvelle demande de contact : Zoé');
+    // Replying to the agency's notification writes to the person who asked.
+    expect(notification.replyTo?.map((to) => [to.name, to.address])).toEqual([
+      ['Zoé', contact.EMAIL],
+    ]);
+    for (const [field, value] of Object.entries(contact)) {
+      expect(notification.text).toContain(`${field} : ${value}`);
+    }
+    expect(notification.html).toContain('Fleuriste &lt;b&gt;bio&lt;/b&gt;');
+    expect(notification.html).not.toContain('<b>bio</b>');
+  });
+
+  it('the confirmation to an unverified address echoes no text the sender typed', async () => {
+    await postJson(t.app, '/api/contact', contact);
+    const { confirmation } = await outbox();
+    const typed = [
+      contact.PRENOM,
+      contact.NOM,
+      contact.JOB_TITLE,
+      contact.DEMANDE,
+      contact.SERVICE,
+      contact.SMS,
+    ];
+    for (const value of typed) {
+      for (const part of [
+        confirmation!.subject,
+        confirmation!.text,
+        confirmation!.html,
+        confirmation!.raw,
+      ]) {
+        expect(part).not.toContain(value);
+      }
+    }
+  });
+
+  it('subscribe: one notification to the agency, none to the subscriber', async () => {
+    await postJson(t.app, '/api/subscribe', { ...validSubscribe, source: 'page-accueil' });
+    const mails = await outbox();
+    expect(Object.keys(mails)).toEqual(['notification']);
+    expect(mails.notification!.to?.[0]?.address).toBe(AGENCY);
+    expect(mails.notification!.subject).toBe('Nouvelle inscription à la lettre : Léa');
+    expect(mails.notification!.replyTo?.[0]?.address).toBe(validSubscribe.email);
+    expect(mails.notification!.text).toContain('source : page-accueil');
+  });
+
+  it('audit: the notification carries the sector and every questionnaire answer', async () => {
+    const formData = { 'Combien de chantiers par an ?': 'Une trentaine', 'Un site ?': 'Non' };
+    await postJson(t.app, '/api/audit', { ...validAudit, formData });
+    const { notification } = await outbox();
+    expect(notification!.subject).toBe('Nouvelle demande d’audit (btp) : Paul');
+    for (const [question, answer] of Object.entries(formData)) {
+      expect(notification!.text).toContain(`${question} : ${answer}`);
+      expect(notification!.html).toContain(answer);
+    }
+  });
+
+  it('a line break typed in a name never reaches a header', async () => {
+    const PRENOM = 'Marie\r\nBcc: victime@example.org';
+    expect((await postJson(t.app, '/api/contact', { ...contact, PRENOM })).statusCode).toBe(200);
+    const { notification } = await outbox();
+    const headers = notification!.raw.split('\r\n\r\n')[0]!;
+    expect(headers).not.toMatch(/^Bcc:/im);
+    expect(notification!.bcc).toBeUndefined();
+    expect(notification!.subject).toMatch(/^Nouvelle demande de contact : Marie\b/);
+    expect(notification!.subject).not.toMatch(/[\r\n]/);
+  });
+});

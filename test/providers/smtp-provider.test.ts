@@ -1,0 +1,124 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { expectApiError, postJson } from '../helpers/api-assertions.ts';
+import {
+  buildTestApp,
+  validAudit,
+  validContact,
+  validSubscribe,
+  type TestApp,
+} from '../helpers/app.ts';
+import {
+  startSilentServer,
+  startSmtpSink,
+  unreachableSmtpUrl,
+  type SmtpSink,
+} from '../helpers/smtp-sink.ts';
+
+const AGENCY = 'equipe@agence-test.fr';
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of cleanup.splice(0).reverse()) await close();
+});
+
+async function appSendingTo(smtpUrl: string, env: Record<string, string> = {}): Promise<TestApp> {
+  const t = await buildTestApp({
+    env: { MAIL_PROVIDER: 'smtp', SMTP_URL: smtpUrl, AGENCY_EMAIL: AGENCY, ...env },
+  });
+  cleanup.push(() => t.close());
+  return t;
+}
+
+async function sink(options: Parameters<typeof startSmtpSink>[0] = {}): Promise<SmtpSink> {
+  const started = await startSmtpSink(options);
+  cleanup.push(() => started.close());
+  return started;
+}
+
+describe('issue 2: MAIL_PROVIDER=smtp sends the same e-mails to a real SMTP server', () => {
+  it('contact: confirmation to EMAIL, notification to AGENCY_EMAIL with Reply-To, lead delivered', async () => {
+    const smtp = await sink();
+    const t = await appSendingTo(smtp.url);
+    const response = await postJson(t.app, '/api/contact', validContact);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ success: true });
+
+    expect(smtp.received.map((mail) => mail.envelopeTo)).toEqual([[validContact.EMAIL], [AGENCY]]);
+    const [confirmation, notification] = smtp.received.map((mail) => mail.email);
+    expect(confirmation!.subject).toBe('Nous avons bien reçu votre demande');
+    expect(confirmation!.text).toContain('24 heures ouvrées');
+    expect(confirmation!.html).toContain('lang="fr"');
+    expect(confirmation!.text).not.toContain(validContact.DEMANDE);
+    expect(notification!.subject).toMatch(/^Nouvelle demande de contact/);
+    expect(notification!.replyTo?.[0]?.address).toBe(validContact.EMAIL);
+    expect(notification!.text).toContain(`DEMANDE : ${validContact.DEMANDE}`);
+
+    const [entry] = await t.store.list();
+    expect(entry).toMatchObject({ status: 'delivered', attempts: 1, lastError: null });
+    expect(entry!.providerAnswer).toContain(confirmation!.messageId!);
+  });
+
+  it('the lead is journaled (pending) before the provider is called (issue 2: journal first)', async () => {
+    // The SMTP server looks at the journal while the message is still arriving.
+    const journal: { store?: TestApp['store'] } = {};
+    const smtp = await sink({ onArrival: async () => (await journal.store!.list())[0]?.status });
+    const t = await appSendingTo(smtp.url);
+    journal.store = t.store;
+    expect((await postJson(t.app, '/api/subscribe', validSubscribe)).statusCode).toBe(200);
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]!.observed).toBe('pending');
+    expect((await t.store.list())[0]?.status).toBe('delivered');
+  });
+
+  it('subscribe and audit: only the agency is written to; existing comes from the store', async () => {
+    const smtp = await sink();
+    const t = await appSendingTo(smtp.url);
+    expect((await postJson(t.app, '/api/subscribe', validSubscribe)).json()).toEqual({
+      success: true,
+      existing: false,
+    });
+    expect((await postJson(t.app, '/api/subscribe', validSubscribe)).json()).toEqual({
+      success: true,
+      existing: true,
+    });
+    expect((await postJson(t.app, '/api/audit', validAudit)).statusCode).toBe(200);
+    expect(smtp.received.map((mail) => mail.envelopeTo)).toEqual([[AGENCY], [AGENCY], [AGENCY]]);
+    expect(smtp.received[2]!.email.text).toContain('Une trentaine');
+  });
+});
+
+describe('spec 7 and issue 2: an SMTP failure is 502 upstream_error and a failed journal row', () => {
+  async function expectUpstreamFailure(t: TestApp) {
+    const error = expectApiError(
+      await postJson(t.app, '/api/contact', validContact),
+      502,
+      'upstream_error',
+    );
+    expect(error.hint).toMatch(/Réessayez/);
+    const [entry] = await t.store.list();
+    expect(entry).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(entry!.lead.data).toEqual(validContact);
+    expect(entry!.lastError).toBeTruthy();
+    return entry!;
+  }
+
+  it('the server refuses the recipients (550)', async () => {
+    const smtp = await sink({ refuseRecipients: true });
+    const entry = await expectUpstreamFailure(await appSendingTo(smtp.url));
+    expect(entry.lastError).toMatch(/550|rejected/i);
+    expect(smtp.received).toHaveLength(0);
+  });
+
+  it('nothing listens at SMTP_URL', async () => {
+    const entry = await expectUpstreamFailure(await appSendingTo(await unreachableSmtpUrl()));
+    expect(entry.lastError).toMatch(/ECONNREFUSED/);
+  });
+
+  it('the server never answers: 502 within PROVIDER_TIMEOUT_MS + 1 s', async () => {
+    const silent = await startSilentServer();
+    cleanup.push(() => silent.close());
+    const t = await appSendingTo(silent.url, { PROVIDER_TIMEOUT_MS: '400' });
+    const started = Date.now();
+    await expectUpstreamFailure(t);
+    expect(Date.now() - started).toBeLessThan(1400);
+  });
+});
