@@ -16,13 +16,11 @@ export interface StoreSettings {
 
 /** The one place that picks the database: PostgreSQL when DATABASE_URL is set, else a SQLite file. */
 export async function createStore(settings: StoreSettings): Promise<Store> {
-  const db = settings.databaseUrl
-    ? postgresDatabase(settings.databaseUrl, settings.database)
+  const { db, migrate } = settings.databaseUrl
+    ? postgres(settings.databaseUrl, settings.database)
     : sqlite(join(settings.dataDir, 'leadgate.sqlite'));
   try {
-    if (settings.databaseUrl) await assertReachable(db, settings.databaseUrl);
-    // On PostgreSQL, Kysely's Migrator holds an advisory lock: nodes starting together migrate once.
-    await migrateToLatest(db as Kysely<unknown>);
+    await migrate();
   } catch (error) {
     await db.destroy();
     throw error;
@@ -30,7 +28,25 @@ export async function createStore(settings: StoreSettings): Promise<Store> {
   return new SqlStore(db, { skipLocked: settings.databaseUrl !== undefined });
 }
 
-function sqlite(file: string): Kysely<Database> {
+interface Opened {
+  db: Kysely<Database>;
+  /** Brings the schema up to date, safely when other processes start on the same database at once. */
+  migrate(): Promise<void>;
+}
+
+function postgres(connectionString: string, settings: PostgresSettings): Opened {
+  const db = postgresDatabase(connectionString, settings);
+  return {
+    db,
+    async migrate() {
+      await assertReachable(db, connectionString);
+      // Kysely's Migrator holds a PostgreSQL advisory lock: nodes starting together migrate once.
+      await migrateToLatest(db as Kysely<unknown>);
+    },
+  };
+}
+
+function sqlite(file: string): Opened {
   mkdirSync(join(file, '..'), { recursive: true });
   const database = new SQLite(file);
   // WAL lets readers (CLI, readiness) run beside the writer; FULL syncs each commit, so an
@@ -38,5 +54,20 @@ function sqlite(file: string): Kysely<Database> {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return {
+    db,
+    // Kysely takes no lock on SQLite: the write lock of BEGIN IMMEDIATE makes a second process (the
+    // server and `leads replay` started together) wait, then find the migrations already applied.
+    async migrate() {
+      database.exec('BEGIN IMMEDIATE');
+      try {
+        await migrateToLatest(db as Kysely<unknown>);
+        database.exec('COMMIT');
+      } catch (error) {
+        if (database.inTransaction) database.exec('ROLLBACK');
+        throw error;
+      }
+    },
+  };
 }

@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { Lead } from '../../src/domain/lead.ts';
+import { createStore } from '../../src/store/create-store.ts';
+import type { Store } from '../../src/store/store.ts';
+import { createTestDatabase, type TestDialect } from './postgres-databases.ts';
+
+export interface SharedDatabase {
+  config: Config;
+  /** Opens one more store on the same database, as one more leadgate node would. */
+  open(): Promise<Store>;
+  close(): Promise<void>;
+}
+
+/**
+ * Issue 5: one empty database of either dialect, and as many stores ("nodes") on it as a test wants.
+ * With SQLite they share one file, as two processes on one host would.
+ */
+export async function sharedDatabase(dialect: TestDialect): Promise<SharedDatabase> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-store-'));
+  const database = dialect === 'postgres' ? await createTestDatabase() : undefined;
+  const config = loadConfig({ DATA_DIR: dataDir, ...(database && { DATABASE_URL: database.url }) });
+  const stores: Store[] = [];
+  return {
+    config,
+    async open() {
+      const store = await createStore(config);
+      stores.push(store);
+      return store;
+    },
+    async close() {
+      await Promise.all(stores.map((store) => store.close()));
+      await database?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let sequence = 0;
+
+/** A subscription lead as the intake would build it; `receivedAt` defaults to a minute ago. */
+export function subscribeLead(email: string, receivedAt = new Date(Date.now() - 60_000)): Lead {
+  sequence += 1;
+  return {
+    kind: 'subscribe',
+    id: `lead-${String(sequence).padStart(6, '0')}-${Math.random().toString(36).slice(2, 8)}`,
+    receivedAt,
+    data: { email, firstName: 'Léa' },
+  };
+}
