@@ -57,7 +57,10 @@ function withGeneratedParts(content: Page[], siteUrl: string): Page[] {
   return pages.map((page) => {
     if (page.path === '/404') return { ...page, noindex: true };
     if (page.path === '/developers') {
-      return { ...page, body: `${page.body}\n\n${developersReference(siteUrl)}`.trim() };
+      // The written page may end with its own "## Référence" introduction: the reference goes under it.
+      const withHeading = !/^## Référence\s*$/m.test(page.body);
+      const reference = developersReference(siteUrl, { withHeading });
+      return { ...page, body: `${page.body}\n\n${reference}`.trim() };
     }
     return page;
   });

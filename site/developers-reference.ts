@@ -131,10 +131,8 @@ function errorTable(): string {
  * The reference part of /developers, generated from src/schemas and the error table, the same
  * sources as /openapi.json, so the human page cannot drift from the contract (issue 3).
  */
-export function developersReference(siteUrl: string): string {
-  return `## Référence de l’API
-
-Adresse de base : \`${siteUrl}\`. Trois points d’accès \`POST\`, sans clé ni compte. Corps en JSON (\`Content-Type: application/json\`) ou en formulaire HTML (\`application/x-www-form-urlencoded\`, un champ répété est joint par une virgule). Réponses en JSON, erreurs comprises. CORS est ouvert. Description complète et machine : [\`/openapi.json\`](${siteUrl}/openapi.json) (OpenAPI 3.1).
+export function developersReference(siteUrl: string, { withHeading = true } = {}): string {
+  return `${withHeading ? '## Référence de l’API\n\n' : ''}Adresse de base : \`${siteUrl}\`. Trois points d’accès \`POST\`, sans clé ni compte. Corps en JSON (\`Content-Type: application/json\`) ou en formulaire HTML (\`application/x-www-form-urlencoded\`, un champ répété est joint par une virgule). Réponses en JSON, erreurs comprises. CORS est ouvert. Description complète et machine : [\`/openapi.json\`](${siteUrl}/openapi.json) (OpenAPI 3.1).
 
 **Règle de consentement :** n’envoyez une demande qu’avec l’accord explicite de la personne concernée.
 

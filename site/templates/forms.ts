@@ -71,7 +71,7 @@ ${inputField({ ...f, name: 'DEMANDE', label: 'Votre projet', multiline: true, he
 ${COUNTRY_CODES.map(([code, name]) => `<option value="${code}">${name}</option>`).join('\n')}
 </select>
 </div>
-${inputField({ ...f, name: 'SMS', label: 'Numéro', type: 'tel', autocomplete: 'tel-national' })}
+${inputField({ ...f, name: 'SMS', label: 'Numéro', type: 'tel' })}
 </div>
 </fieldset>
 ${consentField('contact')}
