@@ -1,33 +1,54 @@
-import qs from 'qs';
-
-type FormValue = string | string[] | FormObject | undefined;
-interface FormObject {
-  [key: string]: FormValue;
-}
+type FormValues = Map<string, string[]>;
 
 /*
- * qs reads the bracket keys of an HTML form (`formData[Question]=Answer`, spec 2.3) into one nested
- * object. Then spec 4 rule 1: a repeated field is joined with a comma. An empty input is a field
- * left blank, so it is dropped and a required one is reported as missing.
+ * An HTML form carries flat fields plus the bracket keys of the audit questionnaire
+ * (`formData[Question]=Answer`, spec 2.3, one level deep). Spec 4 rule 1: a repeated field is joined
+ * with a comma. An empty input is a field left blank, so it is dropped and a required one is reported
+ * as missing.
+ *
+ * Issue 4: keys are data. `__proto__`, `constructor` or `prototype` end up as ordinary own properties
+ * of null-prototype objects (never object machinery), so the schema judges them like any other name:
+ * an unknown top-level field is invalid_field, a questionnaire key is an answer kept as written.
+ * (qs, used before, silently dropped `__proto__` keys, losing answers and hiding unknown fields.)
  */
 export function parseFormBody(body: string): Record<string, unknown> {
-  const parsed = qs.parse(body, {
-    depth: 1,
-    duplicates: 'combine',
-    plainObjects: true,
-    allowPrototypes: true,
-    parameterLimit: 1000,
-    arrayLimit: 100,
-  }) as FormObject;
-  return normalize(parsed);
-}
-
-function normalize(object: FormObject): Record<string, unknown> {
-  const result: Record<string, unknown> = Object.create(null);
-  for (const [key, value] of Object.entries(object)) {
-    const flat = Array.isArray(value) ? value.filter((item) => item !== '').join(',') : value;
-    if (flat === '' || flat === undefined) continue;
-    result[key] = typeof flat === 'object' ? normalize(flat) : flat;
+  const fields = new Map<string, string[] | FormValues>();
+  for (const [key, value] of new URLSearchParams(body)) {
+    const bracket = /^([^[\]]+)\[([^[\]]*)\]$/.exec(key);
+    const name = bracket ? bracket[1]! : key;
+    const sub = bracket?.[2];
+    if (sub === undefined || sub === '') {
+      // `name` or `name[]` (checkbox arrays): a flat, possibly repeated, field.
+      const values = fields.get(name);
+      if (values === undefined) fields.set(name, [value]);
+      else if (Array.isArray(values)) values.push(value);
+      continue;
+    }
+    const group = fields.get(name) ?? new Map<string, string[]>();
+    if (Array.isArray(group)) continue; // `name=…` then `name[x]=…`: the flat field stands.
+    const answers = group.get(sub);
+    if (answers) answers.push(value);
+    else group.set(sub, [value]);
+    fields.set(name, group);
+  }
+  const result = Object.create(null) as Record<string, unknown>;
+  for (const [name, values] of fields) {
+    if (Array.isArray(values)) {
+      const joined = join(values);
+      if (joined !== undefined) result[name] = joined;
+      continue;
+    }
+    const group = Object.create(null) as Record<string, string>;
+    for (const [sub, answers] of values) {
+      const joined = join(answers);
+      if (joined !== undefined) group[sub] = joined;
+    }
+    result[name] = group;
   }
   return result;
+}
+
+function join(values: string[]): string | undefined {
+  const joined = values.filter((value) => value !== '').join(',');
+  return joined === '' ? undefined : joined;
 }
