@@ -111,7 +111,7 @@ export function buildOpenApiDocument(siteUrl: string) {
       summary:
         'Demande de contact ou de diagnostic gratuit, inscription à la lettre, audit sectoriel.',
       description:
-        'Trois points d’accès sans authentification. Corps en JSON (Content-Type: application/json) ou en formulaire HTML (application/x-www-form-urlencoded ; un champ répété est joint par une virgule). Réponses en JSON, erreurs comprises, avec un code stable. Règle de consentement : n’envoyez une demande qu’avec l’accord explicite de la personne concernée. Page lisible : /developers.',
+        'Trois points d’accès sans authentification. Corps en JSON (Content-Type: application/json) ou en formulaire HTML (application/x-www-form-urlencoded ; un champ répété est joint par une virgule). Un champ vide compte comme absent : obligatoire, il donne missing_field. Réponses en JSON, erreurs comprises, avec un code stable. Règle de consentement : n’envoyez une demande qu’avec l’accord explicite de la personne concernée. Page lisible : /developers.',
       contact: { name: 'Agence', url: `${siteUrl}/contact` },
       license: { name: 'Usage public de l’interface', url: `${siteUrl}/developers` },
     },

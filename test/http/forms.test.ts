@@ -122,6 +122,16 @@ describe('spec 4 rule 1: form fields', () => {
     });
   });
 
+  it('a questionnaire key nested deeper than formData[Question] is invalid_field', async () => {
+    const fields: [string, string][] = [
+      ['email', 'nested@example.fr'],
+      ['firstName', 'Paul'],
+      ['formData[Q][sous-question]', 'R'],
+    ];
+    const error = expectApiError(await postForm(t.app, '/api/audit', fields), 400, 'invalid_field');
+    expect(error.message).toContain('« formData[Q][sous-question] »');
+  });
+
   it('an empty input is absent: optional ones are dropped, required ones are missing_field', async () => {
     const withBlanks: [string, string][] = [
       ...withEmail(contactForm, 'blanks@example.fr'),

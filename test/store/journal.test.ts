@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,6 +47,15 @@ describe('issue 2: every valid request is journaled before the answer', () => {
     expect(entry).toMatchObject({ status: 'failed', attempts: 1 });
     expect(entry!.lead.data).toEqual(validSubscribe);
     expect(entry!.lastError).toMatch(/ECONNREFUSED/);
+  });
+});
+
+describe('issue 2: no lead is acknowledged unless it is journaled', () => {
+  it('a journal that cannot be written gives 500 server_error, not a 200', async () => {
+    const t = await app();
+    await t.store.close();
+    expectApiError(await postJson(t.app, '/api/subscribe', validSubscribe), 500, 'server_error');
+    expect(readdirSync(t.dataDir)).not.toContain('outbox'); // nothing was sent either
   });
 });
 
