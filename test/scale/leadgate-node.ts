@@ -29,6 +29,8 @@ export async function startNode(env: Record<string, string>): Promise<LeadgateNo
       DATA_DIR: dataDir,
       MAIL_PROVIDER: 'outbox',
       LOG_LEVEL: 'warn',
+      // Each node pre-renders the site for its own SITE_URL: never into the checkout's shared dist/.
+      DIST_DIR: join(dataDir, 'dist'),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
