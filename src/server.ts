@@ -26,12 +26,19 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
     await provider.close();
     await store.close();
   });
+  // Node's close() only drops connections idle at that instant: an answer finished during shutdown
+  // says `Connection: close`, or its keep-alive socket would hold the exit for keepAliveTimeout.
+  let stopping = false;
+  app.addHook('onSend', async (_request, reply) => {
+    if (stopping) reply.header('connection', 'close');
+  });
   await app.listen({ port: config.port, host: config.host });
 
   // Issue 4: stop accepting, let in-flight requests finish (each is bounded by PROVIDER_TIMEOUT_MS),
   // then close the journal. A hung close still ends, so an orchestrator's restart is never stuck.
   const shutdown = async (signal: string) => {
     app.log.info(`${signal} received: finishing in-flight requests`);
+    stopping = true;
     const deadline = setTimeout(() => {
       app.log.error('shutdown took too long: exiting with requests still open');
       process.exit(1);

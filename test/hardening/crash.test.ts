@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { createStore } from '../../src/store/create-store.ts';
+import { validContact } from '../helpers/app.ts';
+import { startChildServer, type ChildServer } from './child-server.ts';
+
+let dataDir: string;
+const children: ChildServer[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.process.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('issue 4: kill -9 mid-run loses no acknowledged lead and duplicates none', () => {
+  it('every request answered 200 or 502 is in the journal exactly once after a restart', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'leadgate-crash-'));
+    const env = { DATA_DIR: dataDir };
+    const server = await startChildServer(env);
+    children.push(server);
+
+    const answered = new Map<string, number>();
+    const sent: string[] = [];
+    let running = true;
+    const client = async () => {
+      while (running) {
+        const marker = randomUUID();
+        sent.push(marker);
+        try {
+          const response = await fetch(`${server.url}/api/contact`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ ...validContact, TOOL_SOURCE: marker }),
+          });
+          await response.arrayBuffer();
+          answered.set(marker, response.status);
+        } catch {
+          // The server died under this request: it may or may not be journaled, never twice.
+        }
+      }
+    };
+    const clients = Array.from({ length: 8 }, client);
+    // Kill while 8 requests are in flight, once enough have been acknowledged (a loaded CI is slow).
+    const until = Date.now() + 20_000;
+    while (answered.size < 30 && Date.now() < until) await sleep(20);
+    server.process.kill('SIGKILL');
+    expect((await server.exited).signal).toBe('SIGKILL');
+    running = false;
+    await Promise.all(clients);
+
+    const acknowledged = [...answered].filter(([, status]) => status === 200 || status === 502);
+    expect(acknowledged.length).toBeGreaterThan(0);
+    expect([...answered.values()].every((status) => status === 200)).toBe(true);
+
+    const restarted = await startChildServer(env);
+    children.push(restarted);
+    const store = await createStore(loadConfig(env));
+    try {
+      const counts = new Map<string, number>();
+      for (const { lead } of await store.list()) {
+        const marker = lead.kind === 'contact' ? lead.data.TOOL_SOURCE : undefined;
+        if (marker) counts.set(marker, (counts.get(marker) ?? 0) + 1);
+      }
+      for (const [marker] of acknowledged) expect(counts.get(marker), marker).toBe(1);
+      for (const [marker, count] of counts) {
+        expect(count, marker).toBe(1);
+        expect(sent).toContain(marker);
+      }
+    } finally {
+      await store.close();
+    }
+    // The restarted server takes new leads at once.
+    const after = await fetch(`${restarted.url}/api/contact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(validContact),
+    });
+    expect(after.status).toBe(200);
+  }, 120_000);
+});

@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { createStore } from '../../src/store/create-store.ts';
+import { validContact } from '../helpers/app.ts';
+import { startChildServer } from './child-server.ts';
+
+/** A real SMTP server that takes 1.5 s to accept each message: a slow provider. */
+let smtp: SMTPServer;
+let smtpUrl: string;
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'leadgate-shutdown-'));
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.resume();
+      stream.on('end', () => setTimeout(() => callback(), 1500));
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('issue 4: SIGTERM finishes in-flight requests, then exits', () => {
+  it('answers the request in flight with 200, refuses new ones, and exits 0', async () => {
+    const env = {
+      DATA_DIR: dataDir,
+      MAIL_PROVIDER: 'smtp',
+      SMTP_URL: smtpUrl,
+      PROVIDER_TIMEOUT_MS: '10000',
+    };
+    const server = await startChildServer(env);
+    const inFlight = fetch(`${server.url}/api/contact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(validContact),
+    });
+    await sleep(700); // the request is now waiting on the slow SMTP server
+    server.process.kill('SIGTERM');
+    await sleep(200);
+    const refused = await fetch(`${server.url}/healthz`).then(
+      (response) => response.status,
+      () => 'refused',
+    );
+    expect([503, 'refused']).toContain(refused);
+
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ success: true });
+    const exit = await server.exited;
+    expect(exit, server.output()).toEqual({ code: 0, signal: null });
+
+    const store = await createStore(loadConfig(env));
+    try {
+      expect((await store.list()).map((entry) => entry.status)).toEqual(['delivered']);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+});
