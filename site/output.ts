@@ -13,11 +13,15 @@ const MIN_COMPRESS_BYTES = 1024;
 
 /** Brotli and gzip variants written next to each text file, kept only when they are smaller. */
 async function compressed(path: string, content: Buffer): Promise<[string, Buffer][]> {
-  if (!COMPRESSIBLE.test(path) || content.length < MIN_COMPRESS_BYTES) return [];
+  if (!COMPRESSIBLE.test(path) || content.length < MIN_COMPRESS_BYTES || path === MANIFEST_FILE) {
+    return [];
+  }
   const [br, gz] = await Promise.all([
     brotli(content, {
       params: {
-        [constants.BROTLI_PARAM_QUALITY]: 11,
+        // Quality 10, not 11: measured on this site, 2 % larger output for a quarter of the time,
+        // which keeps the build well under 3 s (issue 4) even on a busy 2-core machine.
+        [constants.BROTLI_PARAM_QUALITY]: 10,
         [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
         [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
       },

@@ -56,7 +56,7 @@ export function pageMarkdown(page: Page, siteUrl: string): string {
     `> ${page.description}`,
     absoluteLinks(page.body, siteUrl),
     formSection(page, siteUrl),
-    `---\n\nAdresse : ${url} · Mise à jour : ${page.updated}`,
+    page.path === '/404' ? '' : `---\n\nAdresse : ${url} · Mise à jour : ${page.updated}`,
   ]
     .filter(Boolean)
     .join('\n\n')

@@ -68,6 +68,8 @@ export function layout(
 ): string {
   const url = canonicalUrl(context.siteUrl, page.path);
   const markdownUrl = `${context.siteUrl}${markdownPath(page.path)}`;
+  // The 404 page answers at every unknown URL: it has no address of its own to point to.
+  const addressable = page.path !== '/404';
   const title = page.path === '/' ? `${SITE.name} · ${page.title}` : `${page.title} · ${SITE.name}`;
   return `<!doctype html>
 <html lang="fr">
@@ -76,9 +78,7 @@ export function layout(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <meta name="description" content="${escapeHtml(page.description)}">
-${page.noindex ? '<meta name="robots" content="noindex">\n' : ''}<link rel="canonical" href="${escapeHtml(url)}">
-<link rel="alternate" type="text/markdown" href="${escapeHtml(markdownUrl)}">
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+${page.noindex ? '<meta name="robots" content="noindex">\n' : ''}${addressable ? `<link rel="canonical" href="${escapeHtml(url)}">\n<link rel="alternate" type="text/markdown" href="${escapeHtml(markdownUrl)}">\n` : ''}<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${escapeHtml(context.stylesheet)}">
 ${hasForm ? `<script src="${escapeHtml(context.script)}" defer></script>\n` : ''}<meta name="theme-color" content="#1d4ed8">
 <meta property="og:type" content="website">
@@ -86,8 +86,7 @@ ${hasForm ? `<script src="${escapeHtml(context.script)}" defer></script>\n` : ''
 <meta property="og:site_name" content="${escapeHtml(SITE.name)}">
 <meta property="og:title" content="${escapeHtml(page.title)}">
 <meta property="og:description" content="${escapeHtml(page.description)}">
-<meta property="og:url" content="${escapeHtml(url)}">
-</head>
+${addressable ? `<meta property="og:url" content="${escapeHtml(url)}">\n` : ''}</head>
 <body>
 <a class="skip-link" href="#contenu">Aller au contenu</a>
 <header class="site-header">
