@@ -8,16 +8,15 @@ const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 /** Everything the build reads: the site itself, and the schema sources of /developers and /openapi.json. */
 const SOURCES = ['site', 'src/schemas', 'src/openapi', 'src/http/error-catalog.ts'];
 
+/** Newest modification below a path; folders count too, since deleting a page only touches its folder. */
 function newestChange(path: string): number {
   if (!existsSync(path)) return 0;
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .reduce(
-      (newest, entry) => Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs),
-      0,
-    );
+  return readdirSync(path, { withFileTypes: true, recursive: true }).reduce(
+    (newest, entry) => Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs),
+    stat.mtimeMs,
+  );
 }
 
 /** Why dist/ must be rebuilt before serving, or null when it is up to date. */
