@@ -110,58 +110,65 @@ describe('issue 2: leadgate leads export', () => {
   });
 });
 
-describe('issue 2: leadgate leads replay re-delivers failed and stale pending leads', () => {
-  it('failed leads stay failed while SMTP is down (exit 1), then are delivered by the outbox', async () => {
-    const smtpDown = { MAIL_PROVIDER: 'smtp', SMTP_URL: await unreachableSmtpUrl() };
-    await withApp(smtpDown, async (t) => {
-      expectApiError(await postJson(t.app, '/api/contact', validContact), 502, 'upstream_error');
-      expectApiError(
-        await postJson(t.app, '/api/subscribe', validSubscribe),
-        502,
-        'upstream_error',
+// Each run starts Node and tsx (about 1.5 s here, more on a loaded CI machine): allow a minute.
+describe(
+  'issue 2: leadgate leads replay re-delivers failed and stale pending leads',
+  { timeout: 60_000 },
+  () => {
+    it('failed leads stay failed while SMTP is down (exit 1), then are delivered by the outbox', async () => {
+      const smtpDown = { MAIL_PROVIDER: 'smtp', SMTP_URL: await unreachableSmtpUrl() };
+      await withApp(smtpDown, async (t) => {
+        expectApiError(await postJson(t.app, '/api/contact', validContact), 502, 'upstream_error');
+        expectApiError(
+          await postJson(t.app, '/api/subscribe', validSubscribe),
+          502,
+          'upstream_error',
+        );
+      });
+      expect((await leadgate(['leads', 'list'])).stdout.match(/ failed /g)).toHaveLength(2);
+
+      const stillDown = await leadgate(['leads', 'replay'], smtpDown);
+      expect(stillDown.code).toBe(1);
+      expect(stillDown.stdout).toContain('0 livrée(s), 2 en échec.');
+
+      const replay = await leadgate(['leads', 'replay'], { MAIL_PROVIDER: 'outbox' });
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(replay.stdout.match(/^livrée /gm)).toHaveLength(2);
+      expect(replay.stdout).toContain('2 livrée(s), 0 en échec.');
+      // The contact gives a confirmation and a notification, the subscription a notification.
+      expect(readdirSync(join(dataDir, 'outbox')).filter((f) => f.endsWith('.eml'))).toHaveLength(
+        3,
       );
+
+      const rows = JSON.parse((await leadgate(['leads', 'export', '--format', 'json'])).stdout);
+      expect(
+        rows.map((row: { status: string; attempts: number }) => [row.status, row.attempts]),
+      ).toEqual([
+        ['delivered', 3],
+        ['delivered', 3],
+      ]);
+
+      const nothingLeft = await leadgate(['leads', 'replay']);
+      expect(nothingLeft).toMatchObject({ code: 0, stdout: '0 livrée(s), 0 en échec.\n' });
     });
-    expect((await leadgate(['leads', 'list'])).stdout.match(/ failed /g)).toHaveLength(2);
 
-    const stillDown = await leadgate(['leads', 'replay'], smtpDown);
-    expect(stillDown.code).toBe(1);
-    expect(stillDown.stdout).toContain('0 livrée(s), 2 en échec.');
+    it('a lead left pending by a crash is replayed once it is stale; a fresh one is left alone', async () => {
+      const store = await createStore(loadConfig({ DATA_DIR: dataDir }));
+      const stale = { kind: 'subscribe', data: validSubscribe, id: randomUUID() } as const;
+      await store.record({ ...stale, receivedAt: new Date(Date.now() - 10 * 60_000) });
+      const fresh = {
+        kind: 'subscribe',
+        data: { ...validSubscribe, email: 'fresh@example.fr' },
+      } as const;
+      await store.record({ ...fresh, id: randomUUID(), receivedAt: new Date() });
+      await store.close();
 
-    const replay = await leadgate(['leads', 'replay'], { MAIL_PROVIDER: 'outbox' });
-    expect(replay.code, replay.stderr).toBe(0);
-    expect(replay.stdout.match(/^livrée /gm)).toHaveLength(2);
-    expect(replay.stdout).toContain('2 livrée(s), 0 en échec.');
-    // The contact gives a confirmation and a notification, the subscription a notification.
-    expect(readdirSync(join(dataDir, 'outbox')).filter((f) => f.endsWith('.eml'))).toHaveLength(3);
-
-    const rows = JSON.parse((await leadgate(['leads', 'export', '--format', 'json'])).stdout);
-    expect(
-      rows.map((row: { status: string; attempts: number }) => [row.status, row.attempts]),
-    ).toEqual([
-      ['delivered', 3],
-      ['delivered', 3],
-    ]);
-
-    const nothingLeft = await leadgate(['leads', 'replay']);
-    expect(nothingLeft).toMatchObject({ code: 0, stdout: '0 livrée(s), 0 en échec.\n' });
-  });
-
-  it('a lead left pending by a crash is replayed once it is stale; a fresh one is left alone', async () => {
-    const store = await createStore(loadConfig({ DATA_DIR: dataDir }));
-    const stale = { kind: 'subscribe', data: validSubscribe, id: randomUUID() } as const;
-    await store.record({ ...stale, receivedAt: new Date(Date.now() - 10 * 60_000) });
-    const fresh = {
-      kind: 'subscribe',
-      data: { ...validSubscribe, email: 'fresh@example.fr' },
-    } as const;
-    await store.record({ ...fresh, id: randomUUID(), receivedAt: new Date() });
-    await store.close();
-
-    const replay = await leadgate(['leads', 'replay']);
-    expect(replay.code, replay.stderr).toBe(0);
-    expect(replay.stdout).toBe(`livrée   ${stale.id}\n1 livrée(s), 0 en échec.\n`);
-    const list = (await leadgate(['leads', 'list'])).stdout;
-    expect(list).toMatch(/subscribe +delivered +1 +lea@example\.fr/);
-    expect(list).toMatch(/subscribe +pending +0 +fresh@example\.fr/);
-  });
-});
+      const replay = await leadgate(['leads', 'replay']);
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(replay.stdout).toBe(`livrée   ${stale.id}\n1 livrée(s), 0 en échec.\n`);
+      const list = (await leadgate(['leads', 'list'])).stdout;
+      expect(list).toMatch(/subscribe +delivered +1 +lea@example\.fr/);
+      expect(list).toMatch(/subscribe +pending +0 +fresh@example\.fr/);
+    });
+  },
+);
