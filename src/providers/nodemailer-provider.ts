@@ -30,7 +30,8 @@ export class NodemailerProvider implements Provider {
     handoffs?: HandoffLedger,
   ): Promise<DeliveryReceipt> {
     const ids: string[] = [];
-    for (const message of messagesFor(lead, this.settings)) {
+    const messages = messagesFor(lead, this.settings);
+    for (const [index, message] of messages.entries()) {
       signal.throwIfAborted();
       const messageId = `<${lead.id}.${message.role}@${new URL(this.settings.siteUrl).hostname}>`;
       if (handoffs?.done.has(message.role)) {
@@ -58,7 +59,9 @@ export class NodemailerProvider implements Provider {
         messageId,
         raw: Buffer.isBuffer(info.message) ? info.message : undefined,
       });
-      await handoffs?.record(message.role);
+      // The last message needs no record (one durable write less per lead): the journal's
+      // `delivered`, written next, already says it went out.
+      if (index < messages.length - 1) await handoffs?.record(message.role);
       ids.push(messageId);
     }
     return { detail: `${this.name}: ${ids.join(' ')}` };

@@ -11,6 +11,7 @@ export interface DeliveryReceipt {
  * Issue 4: the e-mails of this lead that an earlier attempt already handed over. A provider that sends
  * several messages skips those and records each new one as soon as it is accepted, so a re-delivery
  * never sends a second confirmation. (Brevo gets the same guarantee from its own idempotency key.)
+ * The last message may go unrecorded: the lead's `delivered` status, written next, covers it.
  */
 export interface HandoffLedger {
   readonly done: ReadonlySet<string>;
