@@ -1,0 +1,55 @@
+import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { hasTool } from './tools.ts';
+
+/** Issue 3: Debian's Chromium, never a downloaded browser (.ci/run installs the `chromium` package). */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** The flags issue 3 prescribes: headless, no sandbox (root in CI), nothing that calls the network. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export function hasChromium(): boolean {
+  return hasTool(CHROMIUM_PATH, ['--version']);
+}
+
+/** One browser per test file: launching costs about a second, a context costs milliseconds. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Collects what the browser reports as broken on a page: CSP violations (Chromium logs them as console
+ * errors, with JavaScript on or off), uncaught script errors, failed or refused requests. An error answer a test provokes on purpose
+ * (a 400 from /api/) is passed over by `expected`.
+ */
+export function watchProblems(
+  page: Page,
+  expected: (url: string, status: number) => boolean = () => false,
+): string[] {
+  const problems: string[] = [];
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() !== 'error') return;
+    // The 404 page's own status is logged too; a missing asset is caught below by its response.
+    if (message.text().startsWith('Failed to load resource')) return;
+    problems.push(`console: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    if (response.request().isNavigationRequest() || response.status() < 400) return;
+    if (expected(response.url(), response.status())) return;
+    problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => {
+    // A navigation that replaces the page aborts its pending requests: not a fault of the page.
+    if (request.failure()?.errorText === 'net::ERR_ABORTED') return;
+    problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`);
+  });
+  return problems;
+}

@@ -1,0 +1,72 @@
+import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestSite, type TestSite } from '../helpers/site.ts';
+import { hasTool } from '../helpers/tools.ts';
+
+/**
+ * The jar ships inside the npm package; Java comes from Debian (default-jre-headless), never from the
+ * package's postinstall download.
+ */
+const VNU_JAR = join(
+  createRequire(import.meta.url).resolve('vnu-jar/package.json'),
+  '../build/dist/vnu.jar',
+);
+
+interface VnuMessage {
+  type: 'error' | 'info' | 'non-document-error';
+  subType?: string;
+  url: string;
+  lastLine?: number;
+  message: string;
+  extract?: string;
+}
+
+function htmlFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.html'))
+    .map((file) => join(dir, file))
+    .sort();
+}
+
+describe.skipIf(!hasTool('java', ['-version']))(
+  'Nu HTML Checker on every built page (issue 3 quality bar)',
+  () => {
+    let site: TestSite;
+    beforeAll(async () => {
+      site = await buildTestSite();
+    });
+    afterAll(() => site?.remove());
+
+    it('reports 0 errors (one JVM run over all pages)', async () => {
+      const files = htmlFiles(site.dir);
+      expect(files.length).toBeGreaterThanOrEqual(15);
+      // --exit-zero-always: the JSON report, not the exit code, says what is wrong, and where.
+      const { stderr } = await promisify(execFile)(
+        'java',
+        ['-jar', VNU_JAR, '--format', 'json', '--exit-zero-always', ...files],
+        { maxBuffer: 16 * 1024 * 1024, timeout: 90_000 },
+      );
+      const { messages } = JSON.parse(stderr) as { messages: VnuMessage[] };
+      const errors = messages
+        .filter((message) => message.type !== 'info')
+        .map(
+          (message) =>
+            `${message.url.replace(`file:${site.dir}`, '')}:${message.lastLine ?? '?'} ${message.message}`,
+        );
+      expect(errors).toEqual([]);
+      // A checker that read nothing would also report nothing: it must have seen the files.
+      expect(
+        files.every(
+          (file) =>
+            !messages.some(
+              (message) => message.type === 'non-document-error' && message.url.endsWith(file),
+            ),
+        ),
+      ).toBe(true);
+    }, 120_000);
+  },
+);
