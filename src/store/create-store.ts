@@ -40,8 +40,19 @@ function postgres(connectionString: string, settings: PostgresSettings): Opened 
     db,
     async migrate() {
       await assertReachable(db, connectionString);
-      // Kysely's Migrator holds a PostgreSQL advisory lock: nodes starting together migrate once.
-      await migrateToLatest(db as Kysely<unknown>);
+      // Kysely's Migrator holds a PostgreSQL advisory lock: nodes starting together migrate once. The
+      // others wait for it, and a migration may outlast a request, so this one connection has no
+      // statement timeout.
+      const migrator = postgresDatabase(connectionString, {
+        ...settings,
+        poolSize: 1,
+        statementTimeoutMs: 0,
+      });
+      try {
+        await migrateToLatest(migrator as Kysely<unknown>);
+      } finally {
+        await migrator.destroy();
+      }
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Database } from './tables.ts';
 
 export interface PostgresSettings {
   poolSize: number;
+  /** 0 turns the timeout off (migrations only). */
   statementTimeoutMs: number;
   connectTimeoutMs: number;
 }
@@ -25,7 +26,7 @@ export function postgresDatabase(connectionString: string, settings: PostgresSet
     connectionTimeoutMillis: settings.connectTimeoutMs,
     statement_timeout: settings.statementTimeoutMs,
     // A transaction left open by a crashed request must not hold row locks for ever.
-    idle_in_transaction_session_timeout: 10 * settings.statementTimeoutMs,
+    idle_in_transaction_session_timeout: 10 * settings.statementTimeoutMs || 60_000,
     application_name: 'leadgate',
     keepAlive: true,
   });

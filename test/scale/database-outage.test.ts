@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createStore } from '../../src/store/create-store.ts';
@@ -8,7 +7,7 @@ import {
   startPostgresCluster,
   type PostgresCluster,
 } from '../helpers/postgres-cluster.ts';
-import { postJson, startNode, type LeadgateNode } from './leadgate-node.ts';
+import { postJson, runLeadgate, startNode, type LeadgateNode } from './leadgate-node.ts';
 
 /**
  * Issue 5: the database stopped mid-run. A node answers 500 server_error (never a success for a lead
@@ -76,7 +75,7 @@ describe.skipIf(!postgresBinDir())('PostgreSQL stopped mid-run (issue 5)', () =>
   it('at start, an unreachable database is one clear line and exit code 1', async () => {
     await cluster.stop();
     try {
-      const { code, errors } = await run(['serve'], {
+      const { code, errors } = await runLeadgate(['serve'], {
         DATABASE_URL: cluster.url(),
         // The node's port and dist: the site is already built for it, the start goes straight to the database.
         PORT: new URL(node.url).port,
@@ -91,24 +90,3 @@ describe.skipIf(!postgresBinDir())('PostgreSQL stopped mid-run (issue 5)', () =>
     }
   });
 });
-
-/** Runs a leadgate command to its end; `errors` is what it wrote to stderr. */
-function run(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; errors: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      [resolve(import.meta.dirname, '../../bin/leadgate.js'), ...args],
-      {
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
-    let errors = '';
-    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    child.once('error', fail);
-    child.once('close', (code) => done({ code, errors }));
-  });
-}

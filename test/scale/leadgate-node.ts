@@ -93,3 +93,22 @@ export function postJson(
     body: JSON.stringify(body),
   });
 }
+
+/** Runs a one-shot leadgate command (`db migrate`, `leads replay`…) to its end. */
+export function runLeadgate(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string; errors: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    let errors = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    child.once('error', fail);
+    child.once('close', (code) => done({ code, output, errors }));
+  });
+}

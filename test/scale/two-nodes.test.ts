@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createStore } from '../../src/store/create-store.ts';
@@ -11,7 +9,7 @@ import {
   type TestDatabase,
 } from '../helpers/postgres-databases.ts';
 import { subscribeLead } from '../helpers/test-stores.ts';
-import { postJson, startNode, type LeadgateNode } from './leadgate-node.ts';
+import { postJson, runLeadgate, startNode, type LeadgateNode } from './leadgate-node.ts';
 
 /**
  * Issue 5: two `leadgate serve` processes on one PostgreSQL database, as behind a load balancer.
@@ -122,7 +120,16 @@ describe.skipIf(!hasPostgres())('two nodes on one PostgreSQL (issue 5)', () => {
       await journal.markFailed(lead.id, 'UpstreamError: panne simulée');
     }
     const before = deliveredLeadIds();
-    const codes = await Promise.all(nodes.map((node) => replay(node)));
+    const runs = await Promise.all(
+      nodes.map((node) =>
+        runLeadgate(['leads', 'replay'], {
+          DATABASE_URL: database.url,
+          DATA_DIR: node.dataDir,
+          MAIL_PROVIDER: 'outbox',
+        }),
+      ),
+    );
+    const codes = runs.map((run) => run.code);
     expect(codes).toEqual([0, 0]);
     const entries = (await journal.list()).filter((entry) =>
       failed.some((lead) => lead.id === entry.lead.id),
@@ -141,24 +148,4 @@ describe.skipIf(!hasPostgres())('two nodes on one PostgreSQL (issue 5)', () => {
         .sort(),
     ).toEqual(failed.map((lead) => lead.id).sort());
   });
-
-  function replay(node: LeadgateNode): Promise<number | null> {
-    return new Promise((done, fail) => {
-      const child = spawn(
-        process.execPath,
-        [resolve(import.meta.dirname, '../../bin/leadgate.js'), 'leads', 'replay'],
-        {
-          env: {
-            ...process.env,
-            DATABASE_URL: database.url,
-            DATA_DIR: node.dataDir,
-            MAIL_PROVIDER: 'outbox',
-          },
-          stdio: 'ignore',
-        },
-      );
-      child.once('error', fail);
-      child.once('exit', done);
-    });
-  }
 });
