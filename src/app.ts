@@ -70,7 +70,7 @@ export async function buildApp({
 
   await registerRateLimit(app, {
     perMinute: config.limits.ratePerMinute,
-    ...rateLimitCounters(config, store),
+    ...rateLimitCounters(app, config, store),
   });
   registerHealthRoutes(app, store);
   const intake = createIntake({ store, provider, timeoutMs: config.mail.timeoutMs });

@@ -1,4 +1,7 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import type { RateLimitSettings } from './rate-limit.ts';
 import type { Store } from '../store/store.ts';
 
 type IncrCallback = Parameters<FastifyRateLimitStore['incr']>[1];
@@ -37,12 +40,36 @@ export function databaseRateLimitStore(store: Store): FastifyRateLimitStoreCtor 
 }
 
 /**
- * Where the counters live: in memory for one node on SQLite (no extra write per request), in the
- * shared database as soon as DATABASE_URL makes several nodes possible.
+ * Where the counters live: in memory for one node on SQLite (no extra write per request); in Redis
+ * when REDIS_URL is set; else in the shared database as soon as DATABASE_URL makes several nodes
+ * possible. A counter store that cannot be reached fails the request (500 server_error), as the
+ * journal does: limits are never silently dropped.
  */
 export function rateLimitCounters(
-  config: { databaseUrl: string | undefined },
+  app: FastifyInstance,
+  config: {
+    databaseUrl: string | undefined;
+    redisUrl: string | undefined;
+    database: { connectTimeoutMs: number };
+  },
   store: Store,
-): { store?: FastifyRateLimitStoreCtor } {
+): Pick<RateLimitSettings, 'store' | 'redis'> {
+  if (config.redisUrl) {
+    const redis = new Redis(config.redisUrl, {
+      connectTimeout: config.database.connectTimeoutMs,
+      // While Redis is away a request fails after one reconnection attempt instead of hanging.
+      maxRetriesPerRequest: 1,
+    });
+    let lastReport = 0;
+    redis.on('error', (error: Error) => {
+      if (Date.now() - lastReport < 30_000) return;
+      lastReport = Date.now();
+      app.log.error({ err: error }, 'rate limit: Redis unreachable, POST requests answer 500');
+    });
+    app.addHook('onClose', async () => {
+      redis.disconnect();
+    });
+    return { redis };
+  }
   return config.databaseUrl ? { store: databaseRateLimitStore(store) } : {};
 }
