@@ -2,6 +2,7 @@ import type { Page } from '../pages.ts';
 import { SITE, type NavLink } from '../site-info.ts';
 import { escapeHtml } from './html.ts';
 import { logoSvg } from './logo.ts';
+import { structuredData } from './structured-data.ts';
 
 export interface FooterGroup {
   title: string;
@@ -86,7 +87,7 @@ ${hasForm ? `<script src="${escapeHtml(context.script)}" defer></script>\n` : ''
 <meta property="og:site_name" content="${escapeHtml(SITE.name)}">
 <meta property="og:title" content="${escapeHtml(page.title)}">
 <meta property="og:description" content="${escapeHtml(page.description)}">
-${addressable ? `<meta property="og:url" content="${escapeHtml(url)}">\n` : ''}</head>
+${addressable ? `<meta property="og:url" content="${escapeHtml(url)}">\n` : ''}${structuredData(page, context.siteUrl)}</head>
 <body>
 <a class="skip-link" href="#contenu">Aller au contenu</a>
 <header class="site-header">
