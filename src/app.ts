@@ -84,7 +84,8 @@ export async function buildApp({
   // Spec 7: unknown /api/ paths are a JSON not_found; any other unknown path is the site's 404 page.
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? request.url;
-    if (site && !path.startsWith('/api/')) return site.notFound(request, reply);
+    const isApi = path === '/api' || path.startsWith('/api/');
+    if (site && !isApi) return site.notFound(request, reply);
     throw apiErrors.notFound(request.method, path);
   });
   return app;

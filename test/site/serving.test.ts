@@ -171,10 +171,12 @@ describe('unknown paths and trailing slashes', () => {
   });
 
   it('keeps the JSON not_found of spec 7 under /api/', async () => {
-    const response = await get('/api/inconnu');
-    expect(response.statusCode).toBe(404);
-    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(response.json().error.code).toBe('not_found');
+    for (const url of ['/api/inconnu', '/api', '/api/contact/x']) {
+      const response = await get(url, { accept: 'text/html' });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type'], url).toBe('application/json; charset=utf-8');
+      expect(response.json().error.code, url).toBe('not_found');
+    }
   });
 
   it('redirects "/services/" to "/services", keeping the query string', async () => {
