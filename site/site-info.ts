@@ -3,7 +3,7 @@ export const SITE = {
   name: 'Repère',
   tagline: 'Agence web de proximité',
   summary:
-    'Agence web française pour les indépendants, commerces et artisans à clientèle locale : sites sur mesure, fiche d’établissement Google, référencement local et visibilité dans les assistants IA. Spécialisée pour les avocats, les boutiques et les entreprises du BTP. Une personne répond à chaque demande sous 24 heures ouvrées.',
+    'Agence web française pour les indépendants, commerces et artisans à clientèle locale : sites sur mesure, fiche d’établissement Google, référencement local et visibilité dans les assistants IA. Spécialisée pour les avocats, les boutiques et les entreprises du BTP. Une personne répond à chaque demande de contact sous 24 heures ouvrées.',
 };
 
 export interface NavLink {

@@ -165,7 +165,7 @@ ${inputField({ ...f, name: 'phone', label: 'Téléphone', type: 'tel', autocompl
 </div>
 </fieldset>
 ${consentField('audit')}
-${formFooter('Demander mon audit', 'Réponse humaine sous 24 heures ouvrées.')}`,
+${formFooter('Demander mon audit')}`,
   );
 }
 
