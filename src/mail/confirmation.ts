@@ -5,7 +5,10 @@ import type { MailMessage, MailSettings } from './mail-message.ts';
  * The confirmation goes to an address nobody has verified yet, so it echoes no text the sender typed
  * (not even the first name): a form that mails strangers' words to any address is a spam relay.
  */
-export function confirmationEmail(lead: Lead & { kind: 'contact' }, settings: MailSettings): MailMessage {
+export function confirmationEmail(
+  lead: Lead & { kind: 'contact' },
+  settings: MailSettings,
+): MailMessage {
   const subject = 'Nous avons bien reçu votre demande';
   const lines = [
     'Bonjour,',

@@ -31,7 +31,10 @@ export function agencyNotification(lead: Lead, settings: MailSettings): MailMess
   const intro = `${TITLES[lead.kind]}${sector}, reçue le ${lead.receivedAt.toISOString()} (réf. ${lead.id}).`;
   const text = [intro, '', ...fields.map(([name, value]) => `${name} : ${value}`)].join('\n');
   const rows = fields
-    .map(([name, value]) => `<tr><th align="left">${escapeHtml(name)}</th><td>${escapeHtml(value)}</td></tr>`)
+    .map(
+      ([name, value]) =>
+        `<tr><th align="left">${escapeHtml(name)}</th><td>${escapeHtml(value)}</td></tr>`,
+    )
     .join('');
   return {
     role: 'notification',

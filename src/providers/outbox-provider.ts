@@ -9,7 +9,11 @@ import { NodemailerProvider } from './nodemailer-provider.ts';
  * would send it and kept as an RFC 5322 `.eml` file that any mail client opens.
  */
 export function createOutboxProvider(directory: string, settings: MailSettings & { from: string }) {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const transport = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'windows',
+  });
   return new NodemailerProvider('outbox', transport, settings, async (lead, sent) => {
     if (!sent.raw) throw new Error('the stream transport returned no message');
     await mkdir(directory, { recursive: true });

@@ -9,9 +9,7 @@ export const AuditRequestSchema = Type.Object(
     firstName: requiredText(100, 'Prénom.', ['Marie']),
     lastName: optionalText(100, 'Nom.', ['Dupont']),
     phone: optionalText(30, 'Téléphone.', ['06 12 34 56 78']),
-    sector: Type.Optional(
-      Type.Enum(SECTORS, { type: 'string', description: 'Secteur audité.' }),
-    ),
+    sector: Type.Optional(Type.Enum(SECTORS, { type: 'string', description: 'Secteur audité.' })),
     formData: Type.Optional(
       Type.Record(Type.String(), Type.String(), {
         description:
@@ -22,7 +20,8 @@ export const AuditRequestSchema = Type.Object(
   },
   {
     additionalProperties: false,
-    description: 'Demande d’audit de visibilité pour un secteur, avec les réponses du questionnaire.',
+    description:
+      'Demande d’audit de visibilité pour un secteur, avec les réponses du questionnaire.',
   },
 );
 

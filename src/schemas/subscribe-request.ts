@@ -8,7 +8,10 @@ export const SubscribeRequestSchema = Type.Object(
     lastName: optionalText(100, 'Nom.', ['Dupont']),
     source: optionalText(100, "Origine de l'inscription (libellé court).", ['page-accueil']),
   },
-  { additionalProperties: false, description: 'Inscription à la lettre mensuelle (un conseil concret par mois).' },
+  {
+    additionalProperties: false,
+    description: 'Inscription à la lettre mensuelle (un conseil concret par mois).',
+  },
 );
 
 export type SubscribeRequest = Static<typeof SubscribeRequestSchema>;
