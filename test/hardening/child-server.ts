@@ -31,6 +31,8 @@ export async function startChildServer(
       PORT: String(chosen),
       RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: 'warn',
+      // The sources as they are (tsx), not a bundle a previous `leadgate build` may have left behind.
+      LEADGATE_BUNDLE: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

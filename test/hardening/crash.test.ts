@@ -81,4 +81,70 @@ describe('issue 4: kill -9 mid-run loses no acknowledged lead and duplicates non
     });
     expect(after.status).toBe(200);
   }, 120_000);
+
+  it('with Idempotency-Key, retrying every request after the crash journals each lead exactly once', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'leadgate-crash-keys-'));
+    // A short provider timeout, so keys held by the killed server are taken over sooner (2 × 1 s + 10 s).
+    const env = { DATA_DIR: dataDir, PROVIDER_TIMEOUT_MS: '1000' };
+    const post = (url: string, marker: string) =>
+      fetch(`${url}/api/contact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': marker },
+        body: JSON.stringify({ ...validContact, TOOL_SOURCE: marker }),
+      });
+    const server = await startChildServer(env);
+    children.push(server);
+    const sent: string[] = [];
+    let answered = 0;
+    let running = true;
+    const client = async () => {
+      while (running) {
+        const marker = randomUUID();
+        sent.push(marker);
+        try {
+          await (await post(server.url, marker)).arrayBuffer();
+          answered += 1;
+        } catch {
+          // killed under this request
+        }
+      }
+    };
+    const clients = Array.from({ length: 8 }, client);
+    const until = Date.now() + 20_000;
+    while (answered < 30 && Date.now() < until) await sleep(20);
+    server.process.kill('SIGKILL');
+    await server.exited;
+    running = false;
+    await Promise.all(clients);
+
+    // The callers retry everything they sent, with the same keys, until they get their 200.
+    const restarted = await startChildServer(env);
+    children.push(restarted);
+    const statuses = await Promise.all(
+      sent.map(async (marker) => {
+        const deadline = Date.now() + 60_000;
+        for (;;) {
+          const response = await post(restarted.url, marker);
+          await response.arrayBuffer();
+          // 409: the key is still held (by the killed server, until taken over); 502: retrying is safe.
+          if (![409, 502].includes(response.status) || Date.now() > deadline)
+            return response.status;
+          await sleep(500);
+        }
+      }),
+    );
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+
+    const store = await createStore(loadConfig(env));
+    try {
+      const entries = (await store.list()).filter(({ lead }) => lead.kind === 'contact');
+      const markers = entries.map(({ lead }) =>
+        lead.kind === 'contact' ? lead.data.TOOL_SOURCE : '',
+      );
+      expect(markers.sort()).toEqual([...sent].sort());
+      expect(entries.every((entry) => entry.status === 'delivered')).toBe(true);
+    } finally {
+      await store.close();
+    }
+  }, 180_000);
 });
