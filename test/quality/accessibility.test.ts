@@ -63,5 +63,5 @@ describe.skipIf(!hasChromium())('axe-core in Chromium on every page (issue 3 qua
       await page.close();
     }
     expect(found).toEqual({});
-  }, 120_000);
+  }, 180_000);
 });

@@ -81,6 +81,12 @@ describe.skipIf(!hasChromium())(
           const { page, problems, posts } = await open(target.path, javaScript);
           const email = `${target.path.split('/').pop()}-${javaScript ? 'js' : 'sans-js'}@exemple.fr`;
           const form = page.locator(`form[action="${target.action}"]`).first();
+          // What the page itself carries (sector, TOOL_SOURCE, source) must reach the journal too.
+          const hidden = await form
+            .locator('input[type=hidden]')
+            .evaluateAll((inputs: HTMLInputElement[]) =>
+              Object.fromEntries(inputs.map((input) => [input.name, input.value])),
+            );
           const filled = await fillWithKeyboard(page, form, email);
           expect(filled.problems).toEqual([]);
           await page.keyboard.press('Enter'); // on the submit button, where the walk stopped
@@ -93,7 +99,7 @@ describe.skipIf(!hasChromium())(
           const [entry, ...others] = await leadsFor(email);
           expect(others).toEqual([]);
           expect(entry?.lead.kind).toBe(target.kind);
-          expect(asFormFields(entry?.lead.data ?? {})).toMatchObject(filled.sent);
+          expect(asFormFields(entry?.lead.data ?? {})).toMatchObject({ ...hidden, ...filled.sent });
           expect(entry?.status).toBe('delivered');
           const mails = await outboxFor(entry?.lead.id ?? '');
           expect(mails.map((mail) => mail.text).join('\n')).toContain(email);
