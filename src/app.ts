@@ -70,6 +70,7 @@ export async function buildApp({
 
   await registerRateLimit(app, {
     perMinute: config.limits.ratePerMinute,
+    sparesLoopback: config.limits.rateLimitSparesLoopback,
     ...rateLimitCounters(app, config, store),
   });
   registerHealthRoutes(app, store);

@@ -23,6 +23,8 @@ export interface Config {
     bodyBytes: number;
     /** Requests per client address and minute on each POST endpoint; 0 turns the limiter off. */
     ratePerMinute: number;
+    /** True when RATE_LIMIT_PER_MINUTE is not set: the default limit then spares loopback clients. */
+    rateLimitSparesLoopback: boolean;
     /** Fastify's trustProxy: false, true, or the addresses/CIDRs of the trusted proxies. */
     trustProxy: boolean | string;
   };
@@ -130,6 +132,7 @@ export function loadConfig(env: Env = process.env): Config {
     limits: {
       bodyBytes: positiveInteger(env, 'BODY_LIMIT_BYTES') ?? 64 * 1024,
       ratePerMinute: nonNegativeInteger(env, 'RATE_LIMIT_PER_MINUTE') ?? 30,
+      rateLimitSparesLoopback: optionalText(env, 'RATE_LIMIT_PER_MINUTE') === undefined,
       trustProxy: trustProxy(env),
     },
     mail: {

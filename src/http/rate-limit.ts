@@ -5,6 +5,12 @@ import { apiErrors } from './error-catalog.ts';
 export interface RateLimitSettings {
   /** Requests per client address and minute on each POST endpoint; 0 turns the limiter off. */
   perMinute: number;
+  /**
+   * The default limit guards against the internet, not against this machine: health probes, local
+   * tools and tests, or a reverse proxy not yet declared in TRUST_PROXY (which would otherwise make
+   * every visitor one throttled client). A limit set explicitly applies to every address.
+   */
+  sparesLoopback?: boolean;
   /** Where the counters live; in-memory (one node) when absent. Issue 5 passes a shared store. */
   store?: RateLimitPluginOptions['store'];
   redis?: RateLimitPluginOptions['redis'];
@@ -17,7 +23,7 @@ export interface RateLimitSettings {
  */
 export async function registerRateLimit(
   app: FastifyInstance,
-  { perMinute, store, redis }: RateLimitSettings,
+  { perMinute, sparesLoopback = false, store, redis }: RateLimitSettings,
 ): Promise<void> {
   if (perMinute <= 0) return;
   // Runs before the plugin's own onRoute hook (added below), which then gives each of these
@@ -31,10 +37,15 @@ export async function registerRateLimit(
     global: false,
     max: perMinute,
     timeWindow: 60_000,
+    ...(sparesLoopback && { allowList: (request) => isLoopback(request.ip) }),
     ...(store && { store }),
     ...(redis && { redis }),
     // The thrown ApiError reaches the one error handler, which writes the ErrorResponse and Retry-After.
     errorResponseBuilder: (_request, context) =>
       apiErrors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
+}
+
+function isLoopback(address: string): boolean {
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }

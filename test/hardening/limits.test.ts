@@ -114,6 +114,19 @@ describe('issue 4: rate limit per client address → 429 rate_limited', () => {
     expect(limited.json().error.code).toBe('rate_limited');
   });
 
+  it('by default limits remote clients to 30 a minute but spares loopback ones', async () => {
+    // An empty RATE_LIMIT_PER_MINUTE is unset: the default applies.
+    await start({ RATE_LIMIT_PER_MINUTE: '', TRUST_PROXY: '127.0.0.1' });
+    for (let i = 0; i < 35; i += 1) {
+      expect((await post('/api/subscribe', validSubscribe)).statusCode).toBe(200);
+    }
+    const remote = { 'x-forwarded-for': '203.0.113.9' };
+    for (let i = 0; i < 30; i += 1) {
+      expect((await post('/api/subscribe', validSubscribe, remote)).statusCode).toBe(200);
+    }
+    expect((await post('/api/subscribe', validSubscribe, remote)).statusCode).toBe(429);
+  });
+
   it('is off with RATE_LIMIT_PER_MINUTE=0', async () => {
     await start({ RATE_LIMIT_PER_MINUTE: '0' });
     for (let i = 0; i < 40; i += 1) {
