@@ -12,7 +12,7 @@ interface RouteInfo {
 }
 
 /**
- * Issue 5: @fastify/rate-limit counters kept in the shared database (Store.hit), so N nodes behind a
+ * Issue 5: @fastify/rate-limit counters kept in the shared database (Store.rateLimits), so N nodes behind a
  * load balancer count one client's requests together instead of N times over. Each route counts apart,
  * as with the plugin's own stores.
  */
@@ -24,7 +24,7 @@ export function databaseRateLimitStore(store: Store): FastifyRateLimitStoreCtor 
     ) {}
 
     incr(key: string, callback: IncrCallback, timeWindow: number): void {
-      store.hit(`${this.prefix}${key}`, timeWindow).then(
+      store.rateLimits.hit(`${this.prefix}${key}`, timeWindow).then(
         ({ hits, resetAt }) =>
           callback(null, { current: hits, ttl: Math.max(0, resetAt.getTime() - Date.now()) }),
         (error: Error) => callback(error),

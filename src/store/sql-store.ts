@@ -3,22 +3,23 @@ import type { Lead, LeadKind } from '../domain/lead.ts';
 import { emailOf, normalizeEmail } from '../domain/lead.ts';
 import { SqlHandoffs } from './sql-handoffs.ts';
 import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
+import { SqlRateLimitCounters } from './sql-rate-limit-counters.ts';
 import type { JournalEntry, LeadStatus, ReplayLease, Store } from './store.ts';
 import type { Database, LeadsTable } from './tables.ts';
 
-/** The journal in SQL that SQLite and PostgreSQL both run: one implementation, two dialects. */
 export interface SqlStoreOptions {
   now?: () => Date;
   /** PostgreSQL: replays on several nodes skip each other's locked rows (SQLite has one writer anyway). */
   skipLocked?: boolean;
 }
 
+/** The journal in SQL that SQLite and PostgreSQL both run: one implementation, two dialects. */
 export class SqlStore implements Store {
   private readonly now: () => Date;
   private readonly skipLocked: boolean;
-  private lastSweep = 0;
   readonly idempotency: SqlIdempotencyKeys;
   readonly handoffs: SqlHandoffs;
+  readonly rateLimits: SqlRateLimitCounters;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -28,6 +29,7 @@ export class SqlStore implements Store {
     this.skipLocked = options.skipLocked ?? false;
     this.idempotency = new SqlIdempotencyKeys(db);
     this.handoffs = new SqlHandoffs(db);
+    this.rateLimits = new SqlRateLimitCounters(db, this.now);
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {
@@ -149,45 +151,6 @@ export class SqlStore implements Store {
       .returningAll()
       .executeTakeFirst();
     return row ? toEntry(row) : undefined;
-  }
-
-  async hit(key: string, windowMs: number): Promise<{ hits: number; resetAt: Date }> {
-    const now = this.now();
-    const at = now.toISOString();
-    // One atomic upsert, so two nodes counting the same key at once both see their hit.
-    const row = await this.db
-      .insertInto('rate_limit_hits')
-      .values({ key, hits: 1, reset_at: new Date(now.getTime() + windowMs).toISOString() })
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet((eb) => {
-          const expired = eb('rate_limit_hits.reset_at', '<=', at);
-          return {
-            hits: eb
-              .case()
-              .when(expired)
-              .then(eb.lit(1))
-              .else(eb('rate_limit_hits.hits', '+', 1))
-              .end(),
-            reset_at: eb
-              .case()
-              .when(expired)
-              .then(eb.ref('excluded.reset_at'))
-              .else(eb.ref('rate_limit_hits.reset_at'))
-              .end(),
-          };
-        }),
-      )
-      .returning(['hits', 'reset_at'])
-      .executeTakeFirstOrThrow();
-    await this.sweepExpiredHits(now);
-    return { hits: Number(row.hits), resetAt: new Date(row.reset_at) };
-  }
-
-  /** Forgets finished windows about once a minute per node, so the table stays as small as the traffic. */
-  private async sweepExpiredHits(now: Date): Promise<void> {
-    if (now.getTime() - this.lastSweep < 60_000) return;
-    this.lastSweep = now.getTime();
-    await this.db.deleteFrom('rate_limit_hits').where('reset_at', '<', now.toISOString()).execute();
   }
 
   async ping(): Promise<void> {

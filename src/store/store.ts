@@ -1,6 +1,7 @@
 import type { Lead, LeadKind } from '../domain/lead.ts';
 import type { Handoffs } from './handoffs.ts';
 import type { IdempotencyKeys } from './idempotency-keys.ts';
+import type { RateLimitCounters } from './rate-limit-counters.ts';
 
 export type LeadStatus = 'pending' | 'delivered' | 'failed';
 export const LEAD_STATUSES: readonly LeadStatus[] = ['pending', 'delivered', 'failed'];
@@ -39,14 +40,14 @@ export interface Store {
    * another node at the same time skips it. Undefined when none is left.
    */
   claimForReplay(lease: ReplayLease): Promise<JournalEntry | undefined>;
-  /** Issue 5: counts one hit on `key` in a fixed window of `windowMs`, shared by every node. */
-  hit(key: string, windowMs: number): Promise<{ hits: number; resetAt: Date }>;
   /** Issue 4: one journal entry by id. */
   find(id: string): Promise<JournalEntry | undefined>;
   /** Issue 4: Idempotency-Key records (retries without duplicates). */
   readonly idempotency: IdempotencyKeys;
   /** Issue 4: the e-mails of each lead already handed over (a replay never sends one twice). */
   readonly handoffs: Handoffs;
+  /** Issue 5: rate-limit counters shared by every node (used when DATABASE_URL is set). */
+  readonly rateLimits: RateLimitCounters;
   /** Throws when the database cannot be reached (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -111,14 +111,16 @@ describe.each(dialects)('Store on %s (issue 5: dialect parity)', (dialect) => {
   it('counts rate-limit hits across nodes in a fixed window, then starts again', async () => {
     const stores = await nodes(2);
     const hits = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => stores[i % 2]!.hit('POST /api/contact 10.0.0.1', 400)),
+      Array.from({ length: 10 }, (_, i) =>
+        stores[i % 2]!.rateLimits.hit('POST /api/contact 10.0.0.1', 400),
+      ),
     );
     expect(hits.map((hit) => hit.hits).sort((a, b) => a - b)).toEqual([
       1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
     ]);
     expect(new Set(hits.map((hit) => hit.resetAt.getTime())).size).toBe(1);
-    expect((await stores[0]!.hit('POST /api/contact 10.0.0.2', 400)).hits).toBe(1);
+    expect((await stores[0]!.rateLimits.hit('POST /api/contact 10.0.0.2', 400)).hits).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 450));
-    expect((await stores[1]!.hit('POST /api/contact 10.0.0.1', 400)).hits).toBe(1);
+    expect((await stores[1]!.rateLimits.hit('POST /api/contact 10.0.0.1', 400)).hits).toBe(1);
   });
 });
