@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLoad, type LoadResult } from './lib/load.ts';
-import { freePort, startServerProcess } from './lib/processes.ts';
+import { freePort, SITE_ENV, startServerProcess } from './lib/processes.ts';
 
 export const CONNECTIONS = 50;
 
@@ -51,6 +51,7 @@ export async function contactRound(
   const url = `http://127.0.0.1:${port}/api/contact`;
   const nodeFlags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const env = {
+    ...SITE_ENV,
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,

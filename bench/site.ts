@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SiteManifest } from '../src/http/site-manifest.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
-import { freePort, startServerProcess, type Started } from './lib/processes.ts';
+import { freePort, SITE_ENV, startServerProcess, type Started } from './lib/processes.ts';
 import { CONNECTIONS } from './contact.ts';
 
 /** The page both servers answer: a content page with both representations. */
@@ -86,7 +86,13 @@ export async function siteRound(
   const [port, nginxPort] = [await freePort(), await freePort()];
   const leadgateUrl = `http://127.0.0.1:${port}${PAGE}`;
   const nginxUrl = `http://127.0.0.1:${nginxPort}${PAGE}`;
-  const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DIST_DIR: distDir };
+  const env = {
+    ...SITE_ENV,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DIST_DIR: distDir,
+  };
   const leadgate = await startServerProcess(
     process.execPath,
     ['bin/leadgate.js', 'serve'],

@@ -1,6 +1,14 @@
 #!/usr/bin/env node
 // Runs the TypeScript sources directly (tsx), so `npx leadgate …` works in a fresh checkout with no build step.
-import { register } from 'tsx/esm/api';
+// Issue 4: after `leadgate build`, the bundle it wrote starts several times faster, and is used as long
+// as no source changed since (bin/fresh-bundle.js); LEADGATE_BUNDLE=0 always takes the tsx path.
+import { freshBundle } from './fresh-bundle.js';
 
-register();
-await import('../src/cli/main.ts');
+const bundle = process.env.LEADGATE_BUNDLE === '0' ? undefined : freshBundle();
+if (bundle) {
+  await import(bundle.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli/main.ts');
+}

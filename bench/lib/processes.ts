@@ -28,8 +28,16 @@ function answers(url: string): Promise<boolean> {
   });
 }
 
+/**
+ * Every server and build here shares one SITE_URL: it defaults to the port, and `serve` rebuilds
+ * dist/ when it changes, which a start on a new port would otherwise do each time.
+ */
+export const SITE_ENV = { SITE_URL: 'https://agence.example' } as const;
+
 export interface Started {
   child: ChildProcess;
+  /** What the server wrote on stdout so far (a start that rebuilt dist/ says so there). */
+  stdout(): string;
   /** Milliseconds from spawn to the first HTTP answer. */
   firstAnswerMs: number;
   stop(): Promise<void>;
@@ -44,14 +52,18 @@ export async function startServerProcess(
   args: string[],
   env: Record<string, string>,
   url: string,
-  timeoutMs = 30_000,
+  { captureStdout = false, timeoutMs = 60_000 } = {},
 ): Promise<Started> {
   const start = performance.now();
   const child = spawn(command, args, {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    // Under load the request logs go to /dev/null: pino still formats and writes each line, but the
+    // driver does not spend the shared cores reading them.
+    stdio: ['ignore', captureStdout ? 'pipe' : 'ignore', 'pipe'],
   });
+  let stdout = '';
   let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let exitCode: number | null = null;
@@ -69,6 +81,7 @@ export async function startServerProcess(
   return {
     child,
     firstAnswerMs,
+    stdout: () => stdout,
     async stop() {
       if (exitCode === null) child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);

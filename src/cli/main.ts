@@ -32,6 +32,10 @@ program
     process.stdout.write(
       `${result.pages} pages, ${result.files} fichiers écrits dans ${config.distDir} en ${result.milliseconds} ms\n`,
     );
+    // Issue 4: the next starts run this bundle instead of compiling the sources (cold start).
+    const { bundleCli } = await import('./bundle-cli.ts');
+    const problem = await bundleCli();
+    if (problem) process.stderr.write(`${problem}\n`);
   });
 
 program

@@ -1,0 +1,96 @@
+import { build, type Loader, type Plugin } from 'esbuild';
+import { readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
+/** Read by bin/fresh-bundle.js, which decides at each start whether the bundle may be used. */
+const CACHE = join(ROOT, 'node_modules', '.cache', 'leadgate');
+/** An input edited this close to the build may have been read half-way: the bundle is not trusted. */
+const SETTLE_MS = 2000;
+const KEEP_OLD_MS = 10 * 60_000;
+
+const LOADERS: Record<string, Loader> = { '.ts': 'ts', '.js': 'js', '.mjs': 'js', '.cjs': 'js' };
+
+/**
+ * Code that finds files next to itself (site/build.ts, site/freshness.ts) must keep finding them
+ * from the bundle: `import.meta.url` becomes the original file's URL, relative to the bundle.
+ */
+function keepFileUrls(outdir: string): Plugin {
+  return {
+    name: 'keep-file-urls',
+    setup(builder) {
+      builder.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes('import.meta.url')) return undefined;
+        const path = relative(outdir, args.path).split(sep).join('/');
+        const url = `new URL(${JSON.stringify(path)}, import.meta.url).href`;
+        const loader = LOADERS[args.path.slice(args.path.lastIndexOf('.'))] ?? 'js';
+        return { contents: source.replaceAll('import.meta.url', url), loader };
+      });
+    },
+  };
+}
+
+/**
+ * Issue 4 (cold start < 500 ms): tsx compiling ~100 sources and routing ~1,000 dependency files
+ * through its loader costs seconds of CPU at each start. `leadgate build` writes the CLI, its
+ * dependencies included, as one ES module (plus a lazily loaded chunk for the site build), and
+ * bin/leadgate.js runs it as long as none of its inputs changed. Resolves with why it was not
+ * published (a sentence for the operator), or undefined: a failed bundle never fails the build.
+ */
+export async function bundleCli(): Promise<string | undefined> {
+  const startedAt = Date.now();
+  const name = `build-${startedAt}-${process.pid}`;
+  const outdir = join(CACHE, name);
+  try {
+    return await publish(startedAt, name, outdir);
+  } catch (error) {
+    rmSync(outdir, { recursive: true, force: true });
+    return `Paquet de démarrage rapide non écrit (${error instanceof Error ? error.message : String(error)}) : les démarrages compileront les sources à la volée.`;
+  }
+}
+
+async function publish(startedAt: number, name: string, outdir: string) {
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: { cli: join(ROOT, 'src/cli/main.ts') },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Native addons (and pg's optional one, and esbuild's binary) load files next to themselves.
+    external: ['better-sqlite3', 'pg-native', 'esbuild'],
+    // Dependencies written in CommonJS call require() for Node's built-ins.
+    banner: {
+      // (Spelt in two parts, or keepFileUrls would rewrite this very line.)
+      js: `import { createRequire as __leadgateRequire } from 'node:module'; const require = __leadgateRequire(import.meta${'.url'});`,
+    },
+    plugins: [keepFileUrls(outdir)],
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const inputs = Object.keys(result.metafile.inputs).map((path) => {
+    const stat = statSync(join(ROOT, path));
+    return [path, stat.mtimeMs, stat.size] as const;
+  });
+  if (inputs.some(([, mtimeMs]) => mtimeMs > startedAt - SETTLE_MS)) {
+    rmSync(outdir, { recursive: true, force: true });
+    return 'Des sources ont changé pendant la construction : les prochains démarrages les compileront à la volée.';
+  }
+  // Published by one rename, so a start never sees half a bundle.
+  const pointer = join(CACHE, 'current.json');
+  writeFileSync(`${pointer}.tmp`, JSON.stringify({ entry: `${name}/cli.mjs`, inputs }));
+  renameSync(`${pointer}.tmp`, pointer);
+  // A process started from an older build may still load its lazy chunk for a while: keep recent ones.
+  for (const entry of readdirSync(CACHE)) {
+    const builtAt = Number(entry.split('-')[1]);
+    if (entry.startsWith('build-') && entry !== name && builtAt < startedAt - KEEP_OLD_MS) {
+      rmSync(join(CACHE, entry), { recursive: true, force: true });
+    }
+  }
+  return undefined;
+}
