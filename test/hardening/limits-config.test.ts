@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { InvalidConfigError, loadConfig } from '../../src/config.ts';
 
 describe('issue 4: limit settings read from the environment', () => {
-  it('defaults: 64 KiB bodies, 30 requests a minute, no proxy trusted', () => {
+  it('defaults: 64 KiB bodies, 30 requests a minute sparing loopback, no proxy trusted', () => {
     expect(loadConfig({}).limits).toEqual({
       bodyBytes: 65_536,
       ratePerMinute: 30,
+      rateLimitSparesLoopback: true,
       trustProxy: false,
     });
   });
@@ -19,6 +20,7 @@ describe('issue 4: limit settings read from the environment', () => {
     expect(limits).toEqual({
       bodyBytes: 1000,
       ratePerMinute: 0,
+      rateLimitSparesLoopback: false,
       trustProxy: '10.0.0.0/8, 127.0.0.1',
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).limits.trustProxy).toBe(true);
