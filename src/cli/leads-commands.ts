@@ -102,3 +102,15 @@ export async function replayLeads(
     await provider.close();
   }
 }
+
+/** Retention (see /politique-de-confidentialite): forgets the leads received more than `days` ago. */
+export async function purgeLeads(
+  config: Config,
+  days: number,
+  out: NodeJS.WritableStream,
+): Promise<number> {
+  const before = new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+  const deleted = await withStore(config, (store) => store.purgeReceivedBefore(before));
+  out.write(`${deleted} demande(s) reçue(s) avant le ${before.toISOString()} supprimée(s).\n`);
+  return deleted;
+}

@@ -1,10 +1,10 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { ensureSiteBuilt } from '../../site/freshness.ts';
 import { InvalidConfigError, loadConfig } from '../config.ts';
 import { startServer } from '../server.ts';
 import { DatabaseUnavailableError } from '../store/postgres-database.ts';
 import { migrateDatabase } from './db-commands.ts';
-import { exportLeads, listLeads, replayLeads } from './leads-commands.ts';
+import { exportLeads, listLeads, purgeLeads, replayLeads } from './leads-commands.ts';
 
 const program = new Command('leadgate').description('Le site de l’agence et son API de demandes.');
 
@@ -63,6 +63,21 @@ leads
   .action(async () => {
     const { failed } = await replayLeads(loadConfig(), process.stdout);
     if (failed > 0) process.exitCode = 1;
+  });
+leads
+  .command('purge')
+  .description('Supprime les demandes reçues il y a plus de N jours (3 ans par défaut).')
+  .addOption(
+    new Option('--older-than-days <days>', 'âge en jours')
+      .argParser((value) => {
+        if (!/^\d+$/.test(value))
+          throw new InvalidArgumentError('un nombre entier de jours est attendu');
+        return Number(value);
+      })
+      .default(3 * 365),
+  )
+  .action(async (options: { olderThanDays: number }) => {
+    await purgeLeads(loadConfig(), options.olderThanDays, process.stdout);
   });
 
 try {

@@ -153,6 +153,22 @@ export class SqlStore implements Store {
     return row ? toEntry(row) : undefined;
   }
 
+  async purgeReceivedBefore(before: Date): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const old = trx
+        .selectFrom('leads')
+        .select('id')
+        .where('received_at', '<', before.toISOString());
+      await trx.deleteFrom('lead_handoffs').where('lead_id', 'in', old).execute();
+      await trx.deleteFrom('idempotency_keys').where('lead_id', 'in', old).execute();
+      const deleted = await trx
+        .deleteFrom('leads')
+        .where('received_at', '<', before.toISOString())
+        .executeTakeFirst();
+      return Number(deleted.numDeletedRows);
+    });
+  }
+
   async ping(): Promise<void> {
     await this.db.selectFrom('leads').select('id').limit(1).execute();
   }

@@ -48,6 +48,11 @@ export interface Store {
   readonly handoffs: Handoffs;
   /** Issue 5: rate-limit counters shared by every node (used when DATABASE_URL is set). */
   readonly rateLimits: RateLimitCounters;
+  /**
+   * Deletes the leads received before `before`, with their hand-off records and idempotency keys
+   * (retention periods of the privacy policy); returns how many leads were deleted.
+   */
+  purgeReceivedBefore(before: Date): Promise<number>;
   /** Throws when the database cannot be reached (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -172,3 +172,21 @@ describe(
     });
   },
 );
+
+describe('leadgate leads purge (retention promised by the privacy policy)', () => {
+  it('keeps recent leads by default, and forgets them once older than --older-than-days', async () => {
+    await sendTwoLeads();
+    const kept = await leadgate(['leads', 'purge']);
+    expect(kept).toMatchObject({ code: 0 });
+    expect(kept.stdout).toMatch(/^0 demande/);
+    const purged = await leadgate(['leads', 'purge', '--older-than-days', '0']);
+    expect(purged.stdout).toMatch(/^2 demande/);
+    expect((await leadgate(['leads', 'list'])).stdout).toBe('Aucune demande dans le journal.\n');
+  });
+
+  it('refuses a number of days that is not a whole number', async () => {
+    const run = await leadgate(['leads', 'purge', '--older-than-days', 'trois']);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('nombre entier');
+  });
+});

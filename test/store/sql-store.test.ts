@@ -123,4 +123,15 @@ describe.each(dialects)('Store on %s (issue 5: dialect parity)', (dialect) => {
     await new Promise((resolve) => setTimeout(resolve, 450));
     expect((await stores[1]!.rateLimits.hit('POST /api/contact 10.0.0.1', 400)).hits).toBe(1);
   });
+  it('purges the leads received before a date, with their hand-offs (retention)', async () => {
+    const [store] = await nodes(1);
+    const old = subscribeLead('ancien@example.fr', new Date('2022-01-01T00:00:00Z'));
+    const recent = subscribeLead('recent@example.fr');
+    await store!.record(old);
+    await store!.record(recent);
+    await store!.handoffs.record(old.id, 'notification', new Date('2022-01-01T00:00:01Z'));
+    expect(await store!.purgeReceivedBefore(new Date('2023-01-01T00:00:00Z'))).toBe(1);
+    expect((await store!.list()).map((entry) => entry.lead.id)).toEqual([recent.id]);
+    expect(await store!.find(old.id)).toBeUndefined();
+  });
 });
