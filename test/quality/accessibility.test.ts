@@ -1,67 +1,90 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium, watchProblems } from '../helpers/browser.ts';
+import { axeViolations, withAxe } from '../helpers/browser-axe.ts';
 import { serveBuiltSite, type ServedSite } from '../helpers/browser-site.ts';
 
-const AXE_SOURCE = readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
+const NOT_FOUND = '/page-qui-n-existe-pas';
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[]; failureSummary?: string }[];
-}
-
-declare global {
-  interface Window {
-    axe: { run(context?: unknown, options?: unknown): Promise<{ violations: AxeViolation[] }> };
-  }
-}
-
-function describeViolations(violations: AxeViolation[]): string[] {
-  return violations.map(
-    (violation) =>
-      `${violation.id} (${violation.impact}): ${violation.help} → ${violation.nodes
-        .map((node) => JSON.stringify(node.target))
-        .join(', ')}`,
-  );
-}
-
-describe.skipIf(!hasChromium())('axe-core in Chromium on every page (issue 3 quality bar)', () => {
+describe.skipIf(!hasChromium())('accessibility in Chromium (issue 3 quality bar)', () => {
   let served: ServedSite;
   let browser: Browser;
-  let context: BrowserContext;
+  const contexts: BrowserContext[] = [];
+
+  async function newContext(width: number, height: number) {
+    const context = await browser.newContext({ viewport: { width, height }, locale: 'fr-FR' });
+    await withAxe(context);
+    contexts.push(context);
+    return context;
+  }
+
+  /** axe on each path, plus what the browser reports as broken there (CSP, script errors, 4xx assets). */
+  async function audit(context: BrowserContext, paths: string[]) {
+    const found: Record<string, string[]> = {};
+    for (const path of paths) {
+      const page = await context.newPage();
+      const problems = watchProblems(page);
+      const response = await page.goto(served.origin + path);
+      expect(response?.status(), path).toBe(path === NOT_FOUND ? 404 : 200);
+      const messages = [...(await axeViolations(page)), ...problems];
+      if (messages.length) found[path] = messages;
+      await page.close();
+    }
+    return found;
+  }
 
   beforeAll(async () => {
     [served, browser] = await Promise.all([serveBuiltSite(), launchChromium()]);
-    // Mobile width, as Lighthouse and most visitors see it; reflow problems show up here first.
-    context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'fr-FR' });
-    // An init script goes through the DevTools protocol: the page's strict CSP (no inline script) holds.
-    await context.addInitScript({ content: AXE_SOURCE });
   });
   afterAll(async () => {
     await browser?.close();
     await served?.close();
   });
 
-  it('reports 0 violations (every rule axe runs by default: WCAG 2.x A/AA and best practices)', async () => {
-    const paths = [...served.manifest.pages.map((page) => page.path), '/page-qui-n-existe-pas'];
-    const found: Record<string, string[]> = {};
-    for (const path of paths) {
-      const page = await context.newPage();
-      const problems = watchProblems(page);
-      const response = await page.goto(served.origin + path);
-      expect(response?.status(), path).toBe(path.startsWith('/page-qui') ? 404 : 200);
-      const { violations } = await page.evaluate(() => window.axe.run(document));
-      const messages = [...describeViolations(violations), ...problems];
-      if (messages.length) found[path] = messages;
-      await page.close();
-    }
-    expect(found).toEqual({});
+  it('axe-core reports 0 violations on every page and the 404, at phone width', async () => {
+    // A phone first, as Lighthouse and most visitors see the site: reflow problems show up here.
+    const paths = [...served.manifest.pages.map((page) => page.path), NOT_FOUND];
+    expect(await audit(await newContext(390, 844), paths)).toEqual({});
   }, 180_000);
+
+  it('axe-core reports 0 violations at desktop width (one page per template: home, form, sector)', async () => {
+    const paths = ['/', '/contact', '/secteurs/boutiques'];
+    expect(await audit(await newContext(1280, 800), paths)).toEqual({});
+  }, 60_000);
+
+  it('Tab reaches the skip link first, then every link and control, each with a visible focus', async () => {
+    const page = await (await newContext(390, 844)).newPage();
+    await page.goto(`${served.origin}/contact`);
+    const stops: { text: string; visible: boolean }[] = [];
+    for (let step = 0; step < 120; step++) {
+      await page.keyboard.press('Tab');
+      const stop = await page.evaluate(() => {
+        const active = document.activeElement;
+        if (!active || active === document.body) return null;
+        const style = getComputedStyle(active);
+        const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+        const text = `${active.tagName.toLowerCase()} ${(active.textContent ?? '').trim().slice(0, 40) || active.getAttribute('name')}`;
+        return { text, visible: outline || style.boxShadow !== 'none' };
+      });
+      if (!stop || stop.text === stops[0]?.text) break; // back at the top: the walk is done
+      stops.push(stop);
+    }
+    expect(stops[0]?.text).toBe('a Aller au contenu');
+    expect(stops.length).toBeGreaterThan(20);
+    expect(stops.at(-1)?.text).toMatch(/^a /); // the footer's last link: the walk went through
+    expect(stops.filter((stop) => !stop.visible).map((stop) => stop.text)).toEqual([]);
+
+    // The skip link moves the reading position to the main content.
+    await page.goto(`${served.origin}/contact`);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    expect(new URL(page.url()).hash).toBe('#contenu');
+    await page.keyboard.press('Tab');
+    const next = await page.evaluate(() => document.activeElement?.closest('main') !== null);
+    expect(next).toBe(true);
+  });
+
+  afterAll(async () => {
+    await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
+  });
 });

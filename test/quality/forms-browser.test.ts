@@ -8,6 +8,7 @@ import { emailOf } from '../../src/domain/lead.ts';
 import { HTML_SECURITY_HEADERS } from '../../src/http/site-files.ts';
 import { SECTORS } from '../../src/schemas/audit-request.ts';
 import { hasChromium, launchChromium, watchProblems } from '../helpers/browser.ts';
+import { axeViolations } from '../helpers/browser-axe.ts';
 import { asFormFields, fillWithKeyboard } from '../helpers/browser-forms.ts';
 import { serveBuiltSite, type ServedSite } from '../helpers/browser-site.ts';
 
@@ -170,6 +171,8 @@ describe.skipIf(!hasChromium())(
           true,
         );
         expect(page.url()).toBe(served.origin + refusal.path);
+        // The error state is accessible too (links to real ids, contrast of the error text).
+        expect(await axeViolations(page, `form[action="${refusal.action}"]`)).toEqual([]);
 
         // The person corrects the field where the focus now is and sends again with Enter.
         await page.keyboard.press('ControlOrMeta+A');

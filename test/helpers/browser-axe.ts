@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { BrowserContext, Page } from 'playwright-core';
+
+const AXE_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+declare global {
+  interface Window {
+    axe?: { run(context?: unknown): Promise<{ violations: AxeViolation[] }> };
+  }
+}
+
+/**
+ * Makes axe-core available in every page of the context. An init script goes through the DevTools
+ * protocol, so the site's strict CSP (no inline script) stays in force during the checks.
+ */
+export async function withAxe(context: BrowserContext): Promise<void> {
+  await context.addInitScript({ content: AXE_SOURCE });
+}
+
+/**
+ * Runs every rule axe runs by default (WCAG 2.x A/AA and best practices) on the page, or on the
+ * elements `selector` matches; one line per violation, with the elements it found.
+ */
+export async function axeViolations(page: Page, selector?: string): Promise<string[]> {
+  if (!(await page.evaluate(() => window.axe !== undefined))) await page.evaluate(AXE_SOURCE);
+  const { violations } = await page.evaluate(
+    (scope) => window.axe!.run(scope ? { include: [scope] } : document),
+    selector,
+  );
+  return violations.map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.help} → ${violation.nodes
+        .map((node) => JSON.stringify(node.target))
+        .join(', ')}`,
+  );
+}
