@@ -7,4 +7,6 @@ app.post('/api/contact', async (request) => {
   if (typeof request.body !== 'object' || request.body === null) throw new Error('no body');
   return { success: true };
 });
+// Answers the benchmark's readiness poll, as leadgate does.
+app.get('/healthz', async () => ({ status: 'ok' }));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

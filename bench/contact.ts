@@ -18,6 +18,8 @@ const BODY = JSON.stringify({
 
 export interface ContactRound {
   leadgate: LoadResult;
+  /** Diagnostic: the same app and journal with a provider that does nothing. */
+  noopProvider: LoadResult;
   bare: LoadResult;
 }
 
@@ -36,57 +38,56 @@ async function measure(url: string, seconds: number): Promise<LoadResult> {
   return result;
 }
 
+/** Starts a server process, measures it, stops it, and removes its data. */
+async function measureServer(
+  root: string,
+  args: string[],
+  env: Record<string, string>,
+  seconds: number,
+): Promise<LoadResult> {
+  const dataDir = mkdtempSync(join(root, 'contact-'));
+  const port = await freePort();
+  const server = await startServerProcess(
+    process.execPath,
+    args,
+    { ...env, PORT: String(port), DATA_DIR: dataDir },
+    `http://127.0.0.1:${port}/healthz`,
+  );
+  try {
+    return await measure(`http://127.0.0.1:${port}/api/contact`, seconds);
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 /**
- * Benchmark 1: the real server (`leadgate serve`, outbox provider, SQLite journal with
- * synchronous = FULL, info logs) against bare Fastify, one after the other in the same round.
+ * Benchmark 1: the real server (`leadgate serve`: outbox provider, SQLite journal, each write on
+ * disk before the answer, info logs) against bare Fastify, one after the other in the same round;
+ * between them, the same app with a provider that does nothing, to tell the e-mails' share.
  */
 export async function contactRound(
   root: string,
   distDir: string,
   seconds: number,
   profileDir?: string,
-) {
-  const dataDir = mkdtempSync(join(root, 'contact-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/api/contact`;
+): Promise<ContactRound> {
   const nodeFlags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const env = {
     ...SITE_ENV,
-    PORT: String(port),
     HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
     DIST_DIR: distDir,
     MAIL_PROVIDER: 'outbox',
     RATE_LIMIT_PER_MINUTE: '0',
   };
-  const leadgate = await startServerProcess(
-    process.execPath,
-    [...nodeFlags, 'bin/leadgate.js', 'serve'],
-    env,
-    `http://127.0.0.1:${port}/healthz`,
-  );
-  let round: ContactRound;
-  try {
-    const real = await measure(url, seconds);
-    await leadgate.stop();
-    const barePort = await freePort();
-    const bare = await startServerProcess(
-      process.execPath,
-      ['--import', 'tsx', 'bench/bare-server.ts'],
-      { PORT: String(barePort) },
-      `http://127.0.0.1:${barePort}/`,
-    );
-    try {
-      round = {
-        leadgate: real,
-        bare: await measure(`http://127.0.0.1:${barePort}/api/contact`, seconds),
-      };
-    } finally {
-      await bare.stop();
-    }
-  } finally {
-    await leadgate.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-  return round;
+  return {
+    leadgate: await measureServer(root, [...nodeFlags, 'bin/leadgate.js', 'serve'], env, seconds),
+    noopProvider: await measureServer(
+      root,
+      ['--import', 'tsx', 'bench/noop-provider-server.ts'],
+      env,
+      seconds,
+    ),
+    bare: await measureServer(root, ['--import', 'tsx', 'bench/bare-server.ts'], env, seconds),
+  };
 }

@@ -15,6 +15,7 @@ import {
   verdict,
 } from './lib/report.ts';
 import { ACCEPT, PAGE, siteRound, type SiteRound } from './site.ts';
+import { freshBundle } from '../bin/fresh-bundle.js';
 import { buildOnce, coldStarts } from './startup.ts';
 
 const { values } = parseArgs({
@@ -58,22 +59,43 @@ Target < 3 s: ${verdict(value < 3000)}.
 }
 
 if (only.has('startup')) {
-  const perRound: number[][] = [];
-  for (let round = 0; round < rounds; round++) {
-    perRound.push(await coldStarts(root, distDir, Number(values.starts)));
-    log(`cold start median ${ms(Math.round(median(perRound.at(-1)!)))}`);
+  // The bundle `leadgate build` wrote is used only while no source changed since: rebuild if needed.
+  for (let attempt = 0; attempt < 3 && !freshBundle(); attempt++) await buildOnce(distDir);
+  const bundled = freshBundle() !== undefined;
+  const paths: { name: string; env: Record<string, string> }[] = [
+    ...(bundled ? [{ name: 'bundle written by `leadgate build`', env: {} }] : []),
+    {
+      name: 'tsx, sources compiled on the fly (`LEADGATE_BUNDLE=0`, or a source changed)',
+      env: { LEADGATE_BUNDLE: '0' },
+    },
+  ];
+  const rows: string[] = [];
+  const startRaw: Record<string, number[][]> = {};
+  let headline = Infinity;
+  for (const path of paths) {
+    const perRound: number[][] = [];
+    for (let round = 0; round < rounds; round++) {
+      perRound.push(await coldStarts(root, distDir, Number(values.starts), path.env));
+      log(`cold start (${path.name}) median ${ms(Math.round(median(perRound.at(-1)!)))}`);
+    }
+    startRaw[path.name] = perRound;
+    const all = perRound.flat();
+    headline = Math.min(headline, median(all));
+    rows.push(
+      `| ${path.name} | ${ms(Math.round(median(all)))} | ${perRound.map((r) => ms(Math.round(median(r)))).join(', ')} | ${ms(Math.round(Math.min(...all)))} | ${ms(Math.round(Math.max(...all)))} |`,
+    );
   }
-  raw.coldStartMs = perRound;
-  const value = median(perRound.flat());
+  raw.coldStartMs = startRaw;
   sections.push(`## Cold start to first answer
 
 From \`spawn(node bin/leadgate.js serve)\` to the first HTTP answer on \`/healthz\` (polled every 2 ms
 on fresh connections), on an existing journal and a built dist/: ${values.starts} starts per round,
-${rounds} rounds. Target < 500 ms: ${verdict(value < 500)}.
+${rounds} rounds, for each way bin/leadgate.js can run.${bundled ? '' : ' The bundle could not be measured: sources kept changing during the run.'}
+Target < 500 ms (after \`npm run build\`): ${verdict(bundled && headline < 500)}.
 
-| Median of all starts | Median of each round | Fastest | Slowest |
-| ---: | --- | ---: | ---: |
-| ${ms(Math.round(value))} | ${perRound.map((r) => ms(Math.round(median(r)))).join(', ')} | ${ms(Math.round(Math.min(...perRound.flat())))} | ${ms(Math.round(Math.max(...perRound.flat())))} |`);
+| How it runs | Median of all starts | Median of each round | Fastest | Slowest |
+| --- | ---: | --- | ---: | ---: |
+${rows.join('\n')}`);
 }
 
 if (only.has('contact')) {

@@ -6,7 +6,12 @@ import { freePort, runToEnd, SITE_ENV, startServerProcess } from './lib/processe
  * Benchmark 3a: `leadgate serve` from spawn to its first HTTP answer (any status), on an existing
  * journal (a restart, the usual case: the first start of a fresh install also creates the tables).
  */
-export async function coldStarts(root: string, distDir: string, times: number): Promise<number[]> {
+export async function coldStarts(
+  root: string,
+  distDir: string,
+  times: number,
+  env: Record<string, string> = {},
+): Promise<number[]> {
   const dataDir = mkdtempSync(join(root, 'start-'));
   const results: number[] = [];
   try {
@@ -19,6 +24,7 @@ export async function coldStarts(root: string, distDir: string, times: number): 
         ['bin/leadgate.js', 'serve'],
         {
           ...SITE_ENV,
+          ...env,
           PORT: String(port),
           HOST: '127.0.0.1',
           DATA_DIR: dataDir,

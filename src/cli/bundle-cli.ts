@@ -10,6 +10,12 @@ const CACHE = join(ROOT, 'node_modules', '.cache', 'leadgate');
 const SETTLE_MS = 2000;
 const KEEP_OLD_MS = 10 * 60_000;
 
+/**
+ * The expression rewritten below, spelt so that this file contains it nowhere: once bundled, this
+ * very file goes through keepFileUrls too, and a literal here would be rewritten with the others.
+ */
+const FILE_URL = ['import', 'meta', 'url'].join('.');
+
 const LOADERS: Record<string, Loader> = { '.ts': 'ts', '.js': 'js', '.mjs': 'js', '.cjs': 'js' };
 
 /**
@@ -22,11 +28,11 @@ function keepFileUrls(outdir: string): Plugin {
     setup(builder) {
       builder.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
         const source = readFileSync(args.path, 'utf8');
-        if (!source.includes('import.meta.url')) return undefined;
+        if (!source.includes(FILE_URL)) return undefined;
         const path = relative(outdir, args.path).split(sep).join('/');
-        const url = `new URL(${JSON.stringify(path)}, import.meta.url).href`;
+        const url = `new URL(${JSON.stringify(path)}, ${FILE_URL}).href`;
         const loader = LOADERS[args.path.slice(args.path.lastIndexOf('.'))] ?? 'js';
-        return { contents: source.replaceAll('import.meta.url', url), loader };
+        return { contents: source.replaceAll(FILE_URL, url), loader };
       });
     },
   };
@@ -39,19 +45,22 @@ function keepFileUrls(outdir: string): Plugin {
  * bin/leadgate.js runs it as long as none of its inputs changed. Resolves with why it was not
  * published (a sentence for the operator), or undefined: a failed bundle never fails the build.
  */
-export async function bundleCli(): Promise<string | undefined> {
+export async function bundleCli({
+  cacheDir = CACHE,
+  settleMs = SETTLE_MS,
+}: { cacheDir?: string; settleMs?: number } = {}): Promise<string | undefined> {
   const startedAt = Date.now();
   const name = `build-${startedAt}-${process.pid}`;
-  const outdir = join(CACHE, name);
+  const outdir = join(cacheDir, name);
   try {
-    return await publish(startedAt, name, outdir);
+    return await publish(startedAt - settleMs, cacheDir, name, outdir);
   } catch (error) {
     rmSync(outdir, { recursive: true, force: true });
     return `Paquet de démarrage rapide non écrit (${error instanceof Error ? error.message : String(error)}) : les démarrages compileront les sources à la volée.`;
   }
 }
 
-async function publish(startedAt: number, name: string, outdir: string) {
+async function publish(settledBefore: number, cacheDir: string, name: string, outdir: string) {
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: { cli: join(ROOT, 'src/cli/main.ts') },
@@ -66,8 +75,7 @@ async function publish(startedAt: number, name: string, outdir: string) {
     external: ['better-sqlite3', 'pg-native', 'esbuild'],
     // Dependencies written in CommonJS call require() for Node's built-ins.
     banner: {
-      // (Spelt in two parts, or keepFileUrls would rewrite this very line.)
-      js: `import { createRequire as __leadgateRequire } from 'node:module'; const require = __leadgateRequire(import.meta${'.url'});`,
+      js: `import { createRequire as __leadgateRequire } from 'node:module'; const require = __leadgateRequire(${FILE_URL});`,
     },
     plugins: [keepFileUrls(outdir)],
     metafile: true,
@@ -77,19 +85,19 @@ async function publish(startedAt: number, name: string, outdir: string) {
     const stat = statSync(join(ROOT, path));
     return [path, stat.mtimeMs, stat.size] as const;
   });
-  if (inputs.some(([, mtimeMs]) => mtimeMs > startedAt - SETTLE_MS)) {
+  if (inputs.some(([, mtimeMs]) => mtimeMs > settledBefore)) {
     rmSync(outdir, { recursive: true, force: true });
     return 'Des sources ont changé pendant la construction : les prochains démarrages les compileront à la volée.';
   }
   // Published by one rename, so a start never sees half a bundle.
-  const pointer = join(CACHE, 'current.json');
+  const pointer = join(cacheDir, 'current.json');
   writeFileSync(`${pointer}.tmp`, JSON.stringify({ entry: `${name}/cli.mjs`, inputs }));
   renameSync(`${pointer}.tmp`, pointer);
   // A process started from an older build may still load its lazy chunk for a while: keep recent ones.
-  for (const entry of readdirSync(CACHE)) {
+  for (const entry of readdirSync(cacheDir)) {
     const builtAt = Number(entry.split('-')[1]);
-    if (entry.startsWith('build-') && entry !== name && builtAt < startedAt - KEEP_OLD_MS) {
-      rmSync(join(CACHE, entry), { recursive: true, force: true });
+    if (entry.startsWith('build-') && entry !== name && builtAt < Date.now() - KEEP_OLD_MS) {
+      rmSync(join(cacheDir, entry), { recursive: true, force: true });
     }
   }
   return undefined;

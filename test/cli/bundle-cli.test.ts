@@ -1,0 +1,88 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleCli } from '../../src/cli/bundle-cli.ts';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * Issue 4 (cold start): `leadgate build` bundles the CLI and bin/leadgate.js runs that bundle. It
+ * must behave as the sources do, including code that finds files next to itself (the site build).
+ */
+describe('the CLI bundle written by leadgate build (issue 4: cold start)', () => {
+  let dir: string;
+  let cacheDir: string;
+  let entry: string;
+  const env = (extra: Record<string, string>) => ({
+    ...process.env,
+    SITE_URL: 'https://agence.example',
+    DIST_DIR: join(dir, 'dist'),
+    DATA_DIR: join(dir, 'data'),
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'leadgate-bundle-'));
+    // Inside the checkout, as the real one, so the packages left out of it resolve from node_modules;
+    // published even if an edit lands meanwhile, since this bundle is only used here.
+    mkdirSync(join(process.cwd(), 'node_modules', '.cache'), { recursive: true });
+    cacheDir = mkdtempSync(join(process.cwd(), 'node_modules', '.cache', 'leadgate-test-'));
+    expect(await bundleCli({ cacheDir, settleMs: -Infinity })).toBeUndefined();
+    const pointer = JSON.parse(readFileSync(join(cacheDir, 'current.json'), 'utf8'));
+    entry = join(cacheDir, pointer.entry);
+  }, 60_000);
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(cacheDir, { recursive: true, force: true });
+  });
+
+  it('builds the site from the bundle (its files found from the sources, not the bundle)', () => {
+    const build = spawnSync(process.execPath, [entry, 'build'], { env: env({}), encoding: 'utf8' });
+    expect(build.stderr).not.toMatch(/Error/);
+    expect(build.status).toBe(0);
+    expect(existsSync(join(dir, 'dist', 'site-manifest.json'))).toBe(true);
+  }, 60_000);
+
+  it('serves the API and the site from the bundle', async () => {
+    const port = await freePort();
+    const server = spawn(process.execPath, [entry, 'serve'], {
+      env: env({ PORT: String(port), HOST: '127.0.0.1' }),
+      stdio: 'ignore',
+    });
+    try {
+      let health: Response | undefined;
+      for (let attempt = 0; attempt < 300 && !health; attempt++) {
+        health = await fetch(`http://127.0.0.1:${port}/healthz`).catch(async () => {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return undefined;
+        });
+      }
+      expect(health?.status).toBe(200);
+      const page = await fetch(`http://127.0.0.1:${port}/services`, {
+        headers: { accept: 'text/markdown' },
+      });
+      expect([page.status, page.headers.get('content-type')]).toEqual([
+        200,
+        'text/markdown; charset=utf-8',
+      ]);
+      const lead = await fetch(`http://127.0.0.1:${port}/api/subscribe`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'lea@example.fr', firstName: 'Léa' }),
+      });
+      expect(await lead.json()).toEqual({ success: true, existing: false });
+    } finally {
+      server.kill('SIGTERM');
+    }
+  }, 60_000);
+});
