@@ -57,3 +57,26 @@ table(
   (node) =>
     `${node.callFrame.functionName || '(anonymous)'}  ${place(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`,
 );
+
+// Inclusive time (the function and everything it called) of the frames whose name matches argv[4].
+const pattern = process.argv[4] ? new RegExp(process.argv[4]) : undefined;
+if (pattern) {
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const inclusive = new Map<string, number>();
+  for (const [id, micros] of selfMicros) {
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const node = byId.get(at)!;
+      const name = `${node.callFrame.functionName || '(anonymous)'}  ${place(node.callFrame.url)}`;
+      if (pattern.test(name) && !seen.has(name)) {
+        seen.add(name);
+        inclusive.set(name, (inclusive.get(name) ?? 0) + micros);
+      }
+    }
+  }
+  console.log(`\nInclusive time of frames matching ${pattern}`);
+  for (const [name, micros] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    console.log(`${((100 * micros) / total).toFixed(1).padStart(5)} %  ${name}`);
+  }
+}
