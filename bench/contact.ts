@@ -34,7 +34,8 @@ async function measure(url: string, seconds: number): Promise<LoadResult> {
   };
   await runLoad({ ...spec, seconds: 3 }); // warm-up: JIT, SQLite page cache, sockets
   const result = await runLoad({ ...spec, seconds });
-  if (result.failures > 0) throw new Error(`${url}: ${result.failures} failed requests`);
+  if (result.failures > 0)
+    throw new Error(`${url}: ${result.failures} failed requests (${result.failureDetail})`);
   return result;
 }
 

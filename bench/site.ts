@@ -55,7 +55,9 @@ async function measure(url: string, variant: Variant, seconds: number): Promise<
   await runLoad({ ...spec, seconds: 2 }); // warm-up
   const result = await runLoad({ ...spec, seconds });
   if (result.failures > 0)
-    throw new Error(`${url} (${variant}): ${result.failures} failed requests`);
+    throw new Error(
+      `${url} (${variant}): ${result.failures} failed requests (${result.failureDetail})`,
+    );
   return result;
 }
 

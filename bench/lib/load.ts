@@ -23,6 +23,8 @@ export interface LoadResult {
   total: number;
   /** Answers outside 2xx, plus connection errors and timeouts: a run with any is not a valid figure. */
   failures: number;
+  /** What the failures were, for the error message: status codes and connection errors. */
+  failureDetail: string;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     p99: report.latency.p99,
     total: report.requests.total,
     failures: report.non2xx + report.errors + report.timeouts,
+    failureDetail: `status ${JSON.stringify(report.statusCodeStats)}, ${report.errors} connection errors, ${report.timeouts} timeouts`,
   };
 }
 
@@ -51,6 +54,7 @@ interface AutocannonReport {
   requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   non2xx: number;
+  statusCodeStats: Record<string, { count: number }>;
   errors: number;
   timeouts: number;
 }
