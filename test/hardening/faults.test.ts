@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validContact } from '../helpers/app.ts';
+import { buildTestApp, validContact } from '../helpers/app.ts';
 import { startFakeBrevo } from '../helpers/fake-brevo.ts';
-import { startApp } from './start-app.ts';
 
 /*
  * Issue 4: whatever the provider does wrong, the caller gets 502 upstream_error within
@@ -54,7 +53,9 @@ const dripping =
   };
 
 async function expectFault(env: Record<string, string>) {
-  const started = await startApp({ PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS), ...env });
+  const started = await buildTestApp({
+    env: { PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS), ...env },
+  });
   try {
     await started.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(started.app.server.address() as AddressInfo).port}`;

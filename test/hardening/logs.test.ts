@@ -3,9 +3,8 @@ import { Writable } from 'node:stream';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loggerOptions } from '../../src/http/logging.ts';
-import { validContact } from '../helpers/app.ts';
+import { buildTestApp, validContact } from '../helpers/app.ts';
 import { startFakeBrevo } from '../helpers/fake-brevo.ts';
-import { startApp } from './start-app.ts';
 
 /** Everything the app logs, line by line, as an operator's log collector would receive it. */
 function captureLogs() {
@@ -44,10 +43,10 @@ describe('issue 4: structured logs with a request id, without personal data or s
     cleanups.push(() => new Promise((resolve) => smtp.close(() => resolve())));
     const { port } = smtp.server.address() as AddressInfo;
     const { lines, logger } = captureLogs();
-    const started = await startApp(
-      { MAIL_PROVIDER: 'smtp', SMTP_URL: `smtp://127.0.0.1:${port}` },
-      { logger },
-    );
+    const started = await buildTestApp({
+      env: { MAIL_PROVIDER: 'smtp', SMTP_URL: `smtp://127.0.0.1:${port}` },
+      logger,
+    });
     cleanups.push(() => started.close());
 
     const response = await started.app.inject({
@@ -75,15 +74,15 @@ describe('issue 4: structured logs with a request id, without personal data or s
     const brevo = await startFakeBrevo('another-key');
     cleanups.push(() => brevo.close());
     const { lines, logger } = captureLogs();
-    const started = await startApp(
-      {
+    const started = await buildTestApp({
+      env: {
         MAIL_PROVIDER: 'brevo',
         BREVO_API_KEY: secret,
         BREVO_API_URL: brevo.url,
         BREVO_NEWSLETTER_LIST_ID: '8',
       },
-      { logger },
-    );
+      logger,
+    });
     cleanups.push(() => started.close());
     started.app.log.info({ config: started.config.mail.brevo }, 'configuration at start');
     started.app.log.warn(`retrying with api-key: ${secret}`);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { buildApp, type AppDependencies } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createProvider } from '../../src/providers/create-provider.ts';
 import type { Provider } from '../../src/providers/provider.ts';
@@ -30,7 +30,7 @@ export async function buildTestApp(
     dialect?: TestDialect;
     /** Issue 3: a built site (see test/helpers/site.ts) for the app to serve. */
     siteDir?: string;
-  } = {},
+  } & Pick<AppDependencies, 'logger' | 'timeouts'> = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-test-'));
   const database =
@@ -44,7 +44,14 @@ export async function buildTestApp(
   });
   const store = await createStore(config);
   const provider = options.provider ? options.provider(config) : createProvider(config);
-  const app = await buildApp({ config, store, provider, siteDir: options.siteDir });
+  const app = await buildApp({
+    config,
+    store,
+    provider,
+    siteDir: options.siteDir,
+    logger: options.logger,
+    timeouts: options.timeouts,
+  });
   await app.ready();
   return {
     app,
