@@ -130,10 +130,12 @@ if (only.has('contact')) {
   sections.push(`## POST /api/contact against a bare Fastify route
 
 ${CONNECTIONS} connections, ${seconds} s per measure after a 3 s warm-up, ${rounds} rounds; each round
-measures both servers one after the other. leadgate: \`node bin/leadgate.js serve\`, outbox provider
-(two e-mails composed by nodemailer and written as .eml files per lead), SQLite journal (each lead
-on disk before its answer), info logs, RATE_LIMIT_PER_MINUTE=0. Bare: Fastify, one route that parses
-the same JSON and answers 200. Each lead has a distinct address (autocannon \`-I\`).
+measures the servers one after the other. leadgate: \`node bin/leadgate.js serve\`, outbox provider
+(two e-mails composed by nodemailer and written as .eml files per lead), SQLite journal (each write
+on disk before the answer: four per lead, synced in groups), info logs, RATE_LIMIT_PER_MINUTE=0.
+Diagnostic: the same app and journal with a provider that does nothing (bench/noop-provider-server.ts).
+Bare: Fastify, one route that parses the same JSON and answers 200. Each lead has a distinct address
+(autocannon \`-I\`). Where the time goes: docs/performance.md.
 
 Ratio (median of the rounds' ratios): **${percent(ratio)}** of the bare route (each round:
 ${ratios.map(percent).join(', ')}). Target ≥ 60 %: ${verdict(ratio >= 0.6)}.
@@ -143,6 +145,10 @@ ${LOAD_HEADER}
 ${loadRow(
   'leadgate',
   results.map((r) => r.leadgate),
+)}
+${loadRow(
+  'leadgate, provider doing nothing (diagnostic)',
+  results.map((r) => r.noopProvider),
 )}
 ${loadRow(
   'bare Fastify',
@@ -182,7 +188,7 @@ ${loadRow(
   sections.push(`## GET ${PAGE} with content negotiation against nginx
 
 ${CONNECTIONS} connections, ${seconds} s per measure after a 2 s warm-up, ${rounds} rounds. leadgate:
-\`node bin/leadgate.js serve\` (dist/ held in memory, headers precomputed, info logs). nginx
+\`node bin/leadgate.js serve\` (dist/ held in memory, headers precomputed, page views not logged: API requests are). nginx
 ${'`'}${'nginx -c … -p …'}${'`'}, one worker, the same dist/ and the same negotiation (bench/nginx.conf.template),
 access log on. No \`Accept-Encoding\`: both send the same bytes (checked before each round).
 
