@@ -62,7 +62,8 @@ table(
 const pattern = process.argv[4] ? new RegExp(process.argv[4]) : undefined;
 if (pattern) {
   const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parent.set(child, node.id);
   const inclusive = new Map<string, number>();
   for (const [id, micros] of selfMicros) {
     const seen = new Set<string>();
