@@ -65,7 +65,7 @@ export class SqlStore implements Store {
         .set((eb) => ({
           status: 'delivered',
           attempts: eb('attempts', '+', 1),
-          provider_answer: providerAnswer,
+          provider_answer: storableText(providerAnswer),
           last_error: null,
           updated_at: at,
         }))
@@ -88,7 +88,7 @@ export class SqlStore implements Store {
       .set((eb) => ({
         status: 'failed',
         attempts: eb('attempts', '+', 1),
-        last_error: error,
+        last_error: storableText(error),
         updated_at: this.now().toISOString(),
         // The attempt is over: release a replay's lease, or the next replay would skip the lead.
         claimed_until: null,
@@ -192,4 +192,12 @@ function toEntry(row: Selectable<LeadsTable>): JournalEntry {
     providerAnswer: row.provider_answer,
     updatedAt: new Date(row.updated_at),
   };
+}
+
+/**
+ * Provider answers and errors quote what a remote server sent, NUL bytes included, and PostgreSQL's
+ * text type refuses NUL: storing it would turn a 502 into a 500 and lose the account of the failure.
+ */
+function storableText(text: string): string {
+  return text.replaceAll('\u0000', '\uFFFD');
 }

@@ -134,4 +134,13 @@ describe.each(dialects)('Store on %s (issue 5: dialect parity)', (dialect) => {
     expect((await store!.list()).map((entry) => entry.lead.id)).toEqual([recent.id]);
     expect(await store!.find(old.id)).toBeUndefined();
   });
+  it('keeps a provider error that quotes a NUL byte (PostgreSQL text refuses NUL)', async () => {
+    const [store] = await nodes(1);
+    const lead = subscribeLead('nul@example.fr');
+    await store!.record(lead);
+    await store!.markFailed(lead.id, 'SMTP said \u0000\u00ff garbage');
+    const entry = await store!.find(lead.id);
+    expect(entry).toMatchObject({ status: 'failed' });
+    expect(entry!.lastError).toBe('SMTP said \uFFFD\u00ff garbage');
+  });
 });
