@@ -15,19 +15,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { format, resolveConfig } from 'prettier';
 import { buildSite } from '../site/build.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/browser.ts';
 import { freePort, startServerProcess } from './lib/processes.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+const CHROME_PATH = process.env.CHROME_PATH ?? CHROMIUM_PATH;
 const PAGES = ['/', '/secteurs/avocats'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const BYTE_BUDGET = 60 * 1024;
@@ -61,7 +53,7 @@ async function runLighthouse(url: string, outFile: string): Promise<LighthouseRe
       '--output=json',
       `--output-path=${outFile}`,
       '--quiet',
-      `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
+      `--chrome-flags=${CHROMIUM_ARGS.join(' ')}`,
     ],
     { env: { ...process.env, CHROME_PATH }, maxBuffer: 64 * 1024 * 1024, timeout: 180_000 },
   );

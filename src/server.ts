@@ -4,12 +4,16 @@ import type { Config } from './config.ts';
 import { loggerOptions } from './http/logging.ts';
 import { createProvider } from './providers/create-provider.ts';
 import { MisconfiguredProvider } from './providers/misconfigured-provider.ts';
+import type { Provider } from './providers/provider.ts';
 import { createStore } from './store/create-store.ts';
 
 /** Starts the service on config.port and stops it cleanly on SIGTERM/SIGINT (in-flight requests finish). */
-export async function startServer(config: Config): Promise<FastifyInstance> {
+export async function startServer(
+  config: Config,
+  /** Replaces the provider MAIL_PROVIDER picks (the benchmarks' no-op rung). */
+  provider: Provider = createProvider(config),
+): Promise<FastifyInstance> {
   const store = await createStore(config);
-  const provider = createProvider(config);
   const app = await buildApp({
     config,
     store,
