@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Issue 5: a private PostgreSQL cluster for the run (stopped at the end), for the dialect tests.
+    // docs/deployment.md: a private PostgreSQL cluster for the run (stopped at the end), for the dialect tests.
     globalSetup: ['test/helpers/postgres-global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

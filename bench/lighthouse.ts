@@ -1,5 +1,5 @@
 /**
- * Issue 3 benchmark (not a CI test): Lighthouse 12, mobile (its default), on the home page and one
+ * Benchmark of docs/quality.md (not a CI test): Lighthouse 12, mobile (its default), on the home page and one
  * sector page, served by the real `leadgate serve` from a fresh build. Writes the four category scores
  * (target 100 each) and the home page's transferred bytes (target < 60 KB) to bench/LIGHTHOUSE.md.
  *
@@ -132,7 +132,7 @@ async function main() {
     const { stdout } = await promisify(execFile)(CHROME_PATH, ['--version']);
     const chromium = /[\d.]+/.exec(stdout)?.[0] ?? 'unknown';
     const file = join(ROOT, 'bench/LIGHTHOUSE.md');
-    const markdown = `# Lighthouse (issue 3)
+    const markdown = `# Lighthouse (docs/quality.md)
 
 Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node --import tsx bench/lighthouse.ts\`:
 Lighthouse ${version}, default mobile settings (simulated slow 4G, 4× CPU slowdown), Debian Chromium

@@ -5,6 +5,14 @@ import { startServer } from '../src/server.ts';
 
 await startServer(loadConfig(), {
   name: 'noop',
-  deliver: async () => ({ detail: 'noop' }),
+  destinations: [
+    {
+      name: 'agency-notification',
+      provider: 'noop',
+      appliesTo: () => true,
+      deliver: async () => 'noop',
+    },
+  ],
+  alertAgency: async () => {},
   close: async () => {},
 });

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SiteManifest } from '../src/http/site-manifest.ts';
-import { runLoad, type LoadResult } from './lib/load.ts';
+import type { SiteManifest } from '../src/schemas/site-manifest.ts';
+import { runWrk, type MeasuredLoad } from './lib/wrk.ts';
 import { freePort, SITE_ENV, startServerProcess, type Started } from './lib/processes.ts';
 import { CONNECTIONS } from './contact.ts';
 
@@ -15,7 +15,7 @@ export const ACCEPT = {
 } as const;
 export type Variant = keyof typeof ACCEPT;
 
-export type SiteRound = Record<Variant, { leadgate: LoadResult; nginx: LoadResult }>;
+export type SiteRound = Record<Variant, { leadgate: MeasuredLoad; nginx: MeasuredLoad }>;
 
 const TEMPLATE = fileURLToPath(new URL('nginx.conf.template', import.meta.url));
 
@@ -50,10 +50,16 @@ function startNginx(root: string, distDir: string, port: number): Promise<Starte
   );
 }
 
-async function measure(url: string, variant: Variant, seconds: number): Promise<LoadResult> {
-  const spec = { url, headers: { accept: ACCEPT[variant] }, connections: CONNECTIONS };
-  await runLoad({ ...spec, seconds: 2 }); // warm-up
-  const result = await runLoad({ ...spec, seconds });
+async function measure(
+  server: Started,
+  url: string,
+  variant: Variant,
+  seconds: number,
+): Promise<MeasuredLoad> {
+  const serverPid = server.child.pid!;
+  const spec = { url, headers: { accept: ACCEPT[variant] }, connections: CONNECTIONS, serverPid };
+  await runWrk({ ...spec, seconds: 2 }); // warm-up
+  const result = await runWrk({ ...spec, seconds });
   if (result.failures > 0)
     throw new Error(
       `${url} (${variant}): ${result.failures} failed requests (${result.failureDetail})`,
@@ -110,8 +116,8 @@ export async function siteRound(
     for (const variant of ['html', 'markdown'] as const) {
       await sameBody(leadgateUrl, nginxUrl, variant);
       round[variant] = {
-        leadgate: await measure(leadgateUrl, variant, seconds),
-        nginx: await measure(nginxUrl, variant, seconds),
+        leadgate: await measure(leadgate, leadgateUrl, variant, seconds),
+        nginx: await measure(nginx, nginxUrl, variant, seconds),
       };
     }
     return round;

@@ -3,6 +3,32 @@ import { join } from 'node:path';
 import { freePort, runToEnd, SITE_ENV, startServerProcess } from './lib/processes.ts';
 
 /**
+ * The first start after `npm ci` on a fresh clone: `npm ci` has run the prepare script (the site and
+ * the CLI bundle are built), the journal does not exist yet. Each start gets a new data directory.
+ */
+export async function firstStarts(root: string, distDir: string, times: number): Promise<number[]> {
+  const results: number[] = [];
+  for (let attempt = 0; attempt < times; attempt++) {
+    const port = await freePort();
+    const server = await startServerProcess(
+      process.execPath,
+      ['bin/leadgate.js', 'serve'],
+      {
+        ...SITE_ENV,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: mkdtempSync(join(root, 'first-start-')),
+        DIST_DIR: distDir,
+      },
+      `http://127.0.0.1:${port}/healthz`,
+    );
+    await server.stop();
+    results.push(server.firstAnswerMs);
+  }
+  return results;
+}
+
+/**
  * Benchmark 3a: `leadgate serve` from spawn to its first HTTP answer (any status), on an existing
  * journal (a restart, the usual case: the first start of a fresh install also creates the tables).
  */

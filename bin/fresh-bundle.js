@@ -1,4 +1,4 @@
-// Issue 4: finds the bundle `leadgate build` wrote (src/cli/bundle-cli.ts) and returns its URL only
+// docs/performance.md: finds the bundle `leadgate build` wrote (src/cli/bundle-cli.ts) and returns its URL only
 // if every file it was built from is unchanged (same mtime and size), so an edit is never ignored.
 import { readFileSync, statSync } from 'node:fs';
 

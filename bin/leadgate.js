@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the TypeScript sources directly (tsx), so `npx leadgate …` works in a fresh checkout with no build step.
-// Issue 4: after `leadgate build`, the bundle it wrote starts several times faster, and is used as long
+// docs/performance.md: after `leadgate build`, the bundle it wrote starts several times faster, and is used as long
 // as no source changed since (bin/fresh-bundle.js); LEADGATE_BUNDLE=0 always takes the tsx path.
 import { freshBundle } from './fresh-bundle.js';
 

@@ -1,12 +1,23 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '../src/openapi/document.ts';
-import { MANIFEST_FILE, type SiteManifest } from '../src/http/site-manifest.ts';
+import { questionnaireDocument, questionnairePath } from '../src/schemas/questionnaires.ts';
+import { MANIFEST_FILE, type SiteManifest } from '../src/schemas/site-manifest.ts';
+import { endpointCount } from '../src/schemas/lead-kinds.ts';
 import { buildAssets } from './assets-pipeline.ts';
 import { robotsTxt, sitemapXml } from './crawl-files.ts';
 import { developersReference } from './developers-reference.ts';
+import { checkIdentity, type IdentityPolicy } from './identity-check.ts';
+import { legalNoticeMarkdown } from './legal-notice.ts';
+import {
+  DEFAULT_PRIVACY,
+  privacyNoticeMarkdown,
+  privacySettingsKey,
+  type PrivacySettings,
+} from './privacy-notice.ts';
 import { llmsFullTxt, llmsTxt } from './llms-files.ts';
 import { renderMarkdown } from './markdown.ts';
+import { typeset } from './typeset.ts';
 import { writeSite } from './output.ts';
 import { pageMarkdown } from './page-markdown.ts';
 import { loadPages, type Page } from './pages.ts';
@@ -22,12 +33,18 @@ export interface BuildOptions {
   outDir: string;
   /** Defaults to site/content. */
   contentDir?: string;
+  /** Defaults to no production refusal: tests and development builds only get warnings. */
+  identity?: IdentityPolicy;
+  /** What /politique-de-confidentialite states about this deployment (docs/consent.md). */
+  privacy?: PrivacySettings;
 }
 
 export interface BuildResult {
   pages: number;
   files: number;
   milliseconds: number;
+  /** One line per sample value left in site/agency.ts. */
+  warnings: string[];
 }
 
 /** `/` → index.html, `/contact` → contact/index.html, the 404 page → 404.html (what nginx expects too). */
@@ -40,8 +57,7 @@ const DEVELOPERS_FALLBACK: Page = {
   source: '(généré)',
   path: '/developers',
   title: 'Développeurs et agents IA',
-  description:
-    'L’API publique de l’agence : trois points d’accès JSON sans clé, leurs champs, leurs limites et leurs codes d’erreur.',
+  description: `L’API publique de l’agence : ${endpointCount()} JSON sans clé, leurs champs, leurs limites et leurs codes d’erreur.`,
   updated: new Date().toISOString().slice(0, 10),
   noindex: false,
   newsletter: false,
@@ -50,12 +66,18 @@ const DEVELOPERS_FALLBACK: Page = {
 };
 
 /** /developers = its Markdown content (if written), then the API reference generated from src/schemas. */
-function withGeneratedParts(content: Page[], siteUrl: string): Page[] {
+function withGeneratedParts(content: Page[], siteUrl: string, privacy: PrivacySettings): Page[] {
   const pages = content.some((page) => page.path === '/developers')
     ? content
     : [...content, DEVELOPERS_FALLBACK];
   return pages.map((page) => {
     if (page.path === '/404') return { ...page, noindex: true };
+    if (page.path === '/politique-de-confidentialite') {
+      return { ...page, body: `${privacyNoticeMarkdown(privacy)}\n\n${page.body}` };
+    }
+    if (page.path === '/mentions-legales') {
+      return { ...page, body: `${legalNoticeMarkdown()}\n\n${page.body}` };
+    }
     if (page.path === '/developers') {
       // The written page may end with its own "## Référence" introduction: the reference goes under it.
       const withHeading = !/^## Référence\s*$/m.test(page.body);
@@ -95,19 +117,39 @@ function layoutContext(
   };
 }
 
-/** Pre-renders site/content to outDir: HTML + Markdown per page and the machine-readable files (issue 3). */
+/** Each sector page's questionnaire as JSON, beside the page (/secteurs/btp.json). */
+function questionnaireFiles(pages: Page[], siteUrl: string): Record<string, string> {
+  return Object.fromEntries(
+    pages.flatMap(({ sector }) =>
+      sector
+        ? [
+            [
+              questionnairePath(sector).slice(1),
+              `${JSON.stringify(questionnaireDocument(sector, siteUrl), null, 2)}\n`,
+            ],
+          ]
+        : [],
+    ),
+  );
+}
+
+/** Pre-renders site/content to outDir: HTML + Markdown per page and the machine-readable files (docs/site.md). */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const { siteUrl } = options;
+  const privacy = options.privacy ?? DEFAULT_PRIVACY;
+  const warnings = checkIdentity(options.identity ?? { production: false, allowSamples: false });
   const pages = withGeneratedParts(
     loadPages(options.contentDir ?? join(SITE_DIR, 'content')),
     siteUrl,
+    privacy,
   );
   const assets = buildAssets(join(SITE_DIR, 'assets'));
   const context = layoutContext(pages, siteUrl, assets);
   const files = new Map<string, string>(assets.files);
   const manifest: SiteManifest = {
     siteUrl,
+    settings: privacySettingsKey(privacy),
     builtAt: new Date().toISOString(),
     pages: [],
     notFound: { html: htmlFile('/404'), markdown: '404.md' },
@@ -120,7 +162,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 
   const rendered = pages.map((page) => {
     const forms = pageForms(page);
-    const content = `${renderMarkdown(page.body, page.source)}\n${forms}\n${updatedLine(page.updated)}`;
+    const content = `${typeset(renderMarkdown(page.body, page.source))}\n${forms}\n${updatedLine(page.updated)}`;
     const markdown = pageMarkdown(page, siteUrl);
     files.set(htmlFile(page.path), layout(context, page, content, forms !== ''));
     files.set(markdownPath(page.path).slice(1), markdown);
@@ -141,6 +183,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     'sitemap.xml': sitemapXml(pages, siteUrl),
     'robots.txt': robotsTxt(siteUrl),
     'openapi.json': `${JSON.stringify(buildOpenApiDocument(siteUrl), null, 2)}\n`,
+    ...questionnaireFiles(pages, siteUrl),
   };
   for (const [file, content] of Object.entries(machineFiles)) {
     files.set(file, content);
@@ -153,5 +196,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     pages: pages.length,
     files: written,
     milliseconds: Math.round(performance.now() - started),
+    warnings,
   };
 }

@@ -1,5 +1,5 @@
 import type { Page } from './pages.ts';
-import { SITE } from './site-info.ts';
+import { AGENCY } from './agency.ts';
 import { canonicalUrl } from './templates/layout.ts';
 
 const escapeXml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -19,7 +19,12 @@ ${urls.join('\n')}
 `;
 }
 
-/** Robots named one by one (issue 3), grouped by what they do with the pages. */
+/**
+ * Robots named one by one (docs/site.md), grouped by what they do with the pages. Crawlers stay out
+ * of /api/ and /mcp, which take only POSTs made with a person's consent; agents that fetch a page
+ * because a person asked them to (user-triggered) may also reach them, since /llms.txt invites them
+ * to act there (docs/agents.md).
+ */
 export const ROBOT_GROUPS = [
   {
     why: 'Moteurs de recherche',
@@ -32,19 +37,17 @@ export const ROBOT_GROUPS = [
       'YandexBot',
       'Baiduspider',
     ],
+    actsForAPerson: false,
   },
   {
-    why: 'Recherche et navigation des assistants IA (citations, réponses, visites pour un utilisateur)',
-    agents: [
-      'OAI-SearchBot',
-      'ChatGPT-User',
-      'Claude-SearchBot',
-      'Claude-User',
-      'PerplexityBot',
-      'Perplexity-User',
-      'MistralAI-User',
-      'DuckAssistBot',
-    ],
+    why: 'Recherche des assistants IA (citations, réponses)',
+    agents: ['OAI-SearchBot', 'Claude-SearchBot', 'PerplexityBot', 'DuckAssistBot'],
+    actsForAPerson: false,
+  },
+  {
+    why: 'Assistants IA agissant à la demande d’une personne : ils peuvent aussi envoyer ses demandes à /api/ et /mcp, avec son accord',
+    agents: ['ChatGPT-User', 'Claude-User', 'Perplexity-User', 'MistralAI-User'],
+    actsForAPerson: true,
   },
   {
     why: 'Entraînement des modèles d’IA : bienvenu, une agence de visibilité IA veut être connue des modèles',
@@ -58,26 +61,35 @@ export const ROBOT_GROUPS = [
       'Amazonbot',
       'Bytespider',
     ],
+    actsForAPerson: false,
   },
 ];
 
-/** RFC 9309: the public site is open to everyone named; /api/ takes only POSTs made with consent. */
+/** The action endpoints: POST only, and only with the consent of the person concerned. */
+const ACTION_PATHS = ['/api/', '/mcp'];
+
+function rules(actsForAPerson: boolean): string {
+  if (actsForAPerson) return 'Allow: /';
+  return ['Allow: /', ...ACTION_PATHS.map((path) => `Disallow: ${path}`)].join('\n');
+}
+
+/** RFC 9309: the public site is open to everyone named; the action endpoints to agents sent by a person. */
 export function robotsTxt(siteUrl: string): string {
   const groups = ROBOT_GROUPS.map(
     (group) =>
-      `# ${group.why}\n${group.agents.map((agent) => `User-agent: ${agent}`).join('\n')}\nAllow: /\nDisallow: /api/`,
+      `# ${group.why}\n${group.agents.map((agent) => `User-agent: ${agent}`).join('\n')}\n${rules(group.actsForAPerson)}`,
   );
-  return `# ${SITE.name} : politique d’exploration de ${siteUrl}
+  return `# ${AGENCY.name} : politique d’exploration de ${siteUrl}
 # Le site public est ouvert aux moteurs de recherche et aux assistants IA, nommés ci-dessous.
-# /api/ est exclu : ses points d’accès ne prennent que des POST envoyés avec l’accord de la personne concernée
+# /api/ et /mcp ne prennent que des POST envoyés avec l’accord de la personne concernée : les robots d’exploration
+# en restent exclus, les assistants qui agissent à la demande d’une personne peuvent y accéder
 # (voir ${siteUrl}/developers et ${siteUrl}/llms.txt).
 
 ${groups.join('\n\n')}
 
 # Tous les autres robots
 User-agent: *
-Allow: /
-Disallow: /api/
+${rules(false)}
 
 Sitemap: ${siteUrl}/sitemap.xml
 `;

@@ -1,6 +1,11 @@
-import { ERROR_STATUS } from '../src/http/error-catalog.ts';
-import { LEAD_ENDPOINTS, type LeadEndpoint } from '../src/schemas/endpoints.ts';
-import { ERROR_CODES, type ErrorCode } from '../src/schemas/responses.ts';
+import { CONSENT_WORDINGS } from '../src/schemas/consent.ts';
+import {
+  endpointCount,
+  inFrenchWords,
+  LEAD_KINDS,
+  type LeadKindDescriptor,
+} from '../src/schemas/lead-kinds.ts';
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../src/schemas/responses.ts';
 
 interface PropertySchema {
   type?: string;
@@ -10,19 +15,28 @@ interface PropertySchema {
   maxLength?: number;
   description?: string;
   examples?: unknown[];
+  properties?: Record<string, unknown>;
 }
 interface ObjectSchema {
   properties: Record<string, PropertySchema>;
   required?: string[];
+  /** A short request: when this field is absent (`not required`), `then` adds required fields. */
+  if?: { not?: { required?: string[] } };
   then?: { required?: string[] };
+}
+
+/** The field whose presence makes a short request (TOOL_SOURCE of spec 2.1), if the schema has one. */
+function shortRequestField(schema: ObjectSchema): string | undefined {
+  return schema.if?.not?.required?.[0];
 }
 
 /** Why each code is answered; the Record type makes a new code fail typecheck until it is explained here. */
 const ERROR_CAUSES: Record<ErrorCode, string> = {
   invalid_json: 'Le corps ne se lit pas comme un objet JSON.',
-  missing_field: 'Un champ obligatoire est absent ou vide ; le message le nomme.',
+  missing_field:
+    'Des champs obligatoires sont absents ou vides ; le message les nomme tous, `error.field` donne le premier.',
   invalid_field:
-    'Une valeur est invalide : e-mail mal formé, texte trop long, secteur inconnu, champ inconnu.',
+    'Une valeur est invalide : e-mail mal formé, texte trop long, secteur inconnu, champ inconnu (avec le nom voulu quand seule la casse diffère), champ de formulaire répété ; `error.field` le nomme.',
   not_found: 'Aucun point d’accès à cette adresse sous `/api/`.',
   method_not_allowed:
     'Méthode autre que POST (ou OPTIONS pour CORS) ; l’en-tête `Allow` liste les méthodes acceptées.',
@@ -44,6 +58,11 @@ const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ')
 function typeOf(property: PropertySchema): string {
   if (property.enum)
     return `texte, l’une des valeurs ${property.enum.map((v) => `\`${v}\``).join(', ')}`;
+  if (property.type === 'object' && property.properties) {
+    return `objet \`{ ${Object.keys(property.properties)
+      .map((name) => `"${name}"`)
+      .join(', ')} }\`, voir « Consentement »`;
+  }
   if (property.type === 'object') return 'objet `{ "question": "réponse" }` (valeurs texte)';
   if (property.format === 'email') return 'texte, adresse e-mail';
   return 'texte';
@@ -51,7 +70,8 @@ function typeOf(property: PropertySchema): string {
 
 function requirement(name: string, schema: ObjectSchema): string {
   if (schema.required?.includes(name)) return 'oui';
-  if (schema.then?.required?.includes(name)) return 'oui, sauf si `TOOL_SOURCE` est présent';
+  if (schema.then?.required?.includes(name))
+    return `oui, sauf si \`${shortRequestField(schema)}\` est présent`;
   return 'non';
 }
 
@@ -82,7 +102,11 @@ function exampleBody(schema: ObjectSchema, extra: string[] = []): Record<string,
   );
 }
 
-function examples(siteUrl: string, endpoint: LeadEndpoint, body: Record<string, unknown>): string {
+function examples(
+  siteUrl: string,
+  endpoint: LeadKindDescriptor,
+  body: Record<string, unknown>,
+): string {
   const url = `${siteUrl}${endpoint.path}`;
   const json = JSON.stringify(body, null, 2);
   return `\`\`\`sh
@@ -101,7 +125,7 @@ const result = await response.json(); // { success: true } ou { success: false, 
 \`\`\``;
 }
 
-function endpointSection(siteUrl: string, endpoint: LeadEndpoint): string {
+function endpointSection(siteUrl: string, endpoint: LeadKindDescriptor): string {
   const schema = endpoint.schema as unknown as ObjectSchema;
   const parts = [
     `### POST ${endpoint.path}`,
@@ -110,14 +134,30 @@ function endpointSection(siteUrl: string, endpoint: LeadEndpoint): string {
     fieldTable(schema),
     examples(siteUrl, endpoint, exampleBody(schema)),
   ];
-  if (endpoint.kind === 'contact') {
-    const short = exampleBody({ ...schema, then: {} }, ['TOOL_SOURCE', 'TOOL_DATA']);
+  const shortField = shortRequestField(schema);
+  if (shortField) {
+    const required = (schema.required ?? []).map((name) => `\`${name}\``);
     parts.push(
-      'Demande courte (diagnostic, outil) : avec `TOOL_SOURCE`, seuls `PRENOM` et `EMAIL` sont obligatoires.',
+      `Demande courte (diagnostic, outil) : avec \`${shortField}\`, seuls ${required.join(' et ')} sont obligatoires.`,
     );
-    parts.push(examples(siteUrl, endpoint, short));
+    parts.push(examples(siteUrl, endpoint, exampleBody({ ...schema, then: {} }, [shortField])));
   }
   return parts.join('\n\n');
+}
+
+/** What an agent must obtain from the person, wording by wording (the texts the journal records). */
+function consentSection(): string {
+  const rows = CONSENT_WORDINGS.map(
+    (wording) =>
+      `| \`${wording.version}\` | ${wording.kinds.map((kind) => `\`${kind}\``).join(', ')} | ${cell(wording.text)} |`,
+  );
+  return `### Consentement
+
+Avant d’envoyer une demande pour quelqu’un, faites-lui lire le texte de consentement de cette demande et obtenez son accord explicite ; puis indiquez la version acceptée dans l’objet facultatif \`consent\` (\`{"version": "…", "channel": "agent"}\` pour un assistant IA). Chaque demande est enregistrée avec la preuve de ce consentement : l’empreinte SHA-256 du texte, la date, le canal (formulaire, API, agent), la page et le réseau d’origine tronqué (IPv4 /24, IPv6 /48). Sans objet \`consent\`, la version actuelle est enregistrée avec le canal \`api\` : l’appelant affirme avoir obtenu l’accord sur ce texte.
+
+| Version | Demandes | Texte à faire accepter |
+| --- | --- | --- |
+${rows.join('\n')}`;
 }
 
 function errorTable(): string {
@@ -129,20 +169,46 @@ function errorTable(): string {
 
 /**
  * The reference part of /developers, generated from src/schemas and the error table, the same
- * sources as /openapi.json, so the human page cannot drift from the contract (issue 3).
+ * sources as /openapi.json, so the human page cannot drift from the contract (docs/site.md).
  */
-export function developersReference(siteUrl: string, { withHeading = true } = {}): string {
-  return `${withHeading ? '## Référence de l’API\n\n' : ''}Adresse de base : \`${siteUrl}\`. Trois points d’accès \`POST\`, sans clé ni compte. Corps en JSON (\`Content-Type: application/json\`) ou en formulaire HTML (\`application/x-www-form-urlencoded\`, un champ répété est joint par une virgule). Réponses en JSON, erreurs comprises. CORS est ouvert. Description complète et machine : [\`/openapi.json\`](${siteUrl}/openapi.json) (OpenAPI 3.1).
+/** The same actions for MCP clients (docs/agents.md). */
+function mcpSection(siteUrl: string, kinds: readonly LeadKindDescriptor[]): string {
+  const tools = kinds
+    .map((endpoint) => `\`${endpoint.tool.name}\` (comme \`POST ${endpoint.path}\`)`)
+    .join(', ');
+  return `### Serveur MCP
+
+Les ${inFrenchWords(kinds.length)} actions existent en outils MCP sur \`${siteUrl}/mcp\` (transport Streamable HTTP, sans session, sans authentification) : ${tools}. Mêmes champs, mêmes règles et mêmes erreurs (\`code\`, \`message\`, \`hint\`, \`field\`, dans le résultat d’outil en erreur) ; l’argument \`idempotency_key\` joue le rôle de l’en-tête \`Idempotency-Key\`. Les questionnaires des secteurs sont des ressources. Fiche du serveur (format brouillon) : [\`/.well-known/mcp/server-card.json\`](${siteUrl}/.well-known/mcp/server-card.json).`;
+}
+
+/** The endpoints whose answer carries `existing` (spec 2.4), as prose. */
+function answersExisting(kinds: readonly LeadKindDescriptor[]): string {
+  const paths = kinds.filter((kind) => kind.answersExisting).map((kind) => `\`POST ${kind.path}\``);
+  return new Intl.ListFormat('fr', { type: 'conjunction' }).format(paths);
+}
+
+export function developersReference(
+  siteUrl: string,
+  {
+    withHeading = true,
+    kinds = LEAD_KINDS,
+  }: { withHeading?: boolean; kinds?: readonly LeadKindDescriptor[] } = {},
+): string {
+  return `${withHeading ? '## Référence de l’API\n\n' : ''}Adresse de base : \`${siteUrl}\`. ${endpointCount(kinds, { capitalized: true })} \`POST\`, sans clé ni compte. Corps en JSON (\`Content-Type: application/json\`) ou en formulaire HTML (\`application/x-www-form-urlencoded\`, un champ répété est joint par une virgule). Réponses en JSON, erreurs comprises. CORS est ouvert. Description complète et machine : [\`/openapi.json\`](${siteUrl}/openapi.json) (OpenAPI 3.1).
 
 **Règle de consentement :** n’envoyez une demande qu’avec l’accord explicite de la personne concernée.
 
-${LEAD_ENDPOINTS.map((endpoint) => endpointSection(siteUrl, endpoint)).join('\n\n')}
+${consentSection()}
+
+${kinds.map((endpoint) => endpointSection(siteUrl, endpoint)).join('\n\n')}
+
+${mcpSection(siteUrl, kinds)}
 
 ### Réponses
 
-- **200** : \`{"success": true}\` ; pour la lettre et l’audit, \`existing\` vaut \`true\` quand l’adresse était déjà connue. Une adresse déjà inscrite n’est pas une erreur.
-- **303** : un formulaire HTML envoyé sans l’en-tête \`Accept: application/json\` est redirigé vers \`/contact/merci\`.
-- **Erreurs** : \`{"success": false, "error": {"code": "…", "message": "…", "hint": "…"}}\`. Le \`code\` est stable et fait pour être testé ; \`message\` et \`hint\` sont des textes en français qui peuvent changer.
+- **200** : \`{"success": true}\` ; pour ${answersExisting(kinds)}, \`existing\` vaut \`true\` quand l’adresse était déjà connue. Une adresse déjà inscrite n’est pas une erreur.
+- **303** : un formulaire HTML envoyé sans l’en-tête \`Accept: application/json\` est redirigé vers la page de remerciement de son point d’accès (${kinds.map((endpoint) => `\`${endpoint.thankYouPath}\``).join(', ')}).
+- **Erreurs** : \`{"success": false, "error": {"code": "…", "message": "…", "hint": "…", "field": "…"}}\`. Le \`code\` est stable et fait pour être testé ; \`field\` nomme le champ à corriger tel qu’il a été envoyé (absent quand l’erreur ne tient pas à un champ) ; \`message\` et \`hint\` sont des textes en français qui peuvent changer, et le \`hint\` s’applique tel quel.
 
 ### Codes d’erreur
 

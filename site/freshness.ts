@@ -1,12 +1,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MANIFEST_FILE, type SiteManifest } from '../src/http/site-manifest.ts';
+import { DEFAULT_PRIVACY, privacySettingsKey, type PrivacySettings } from './privacy-notice.ts';
+import { MANIFEST_FILE, type SiteManifest } from '../src/schemas/site-manifest.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 
 /** Everything the build reads: the site itself, and the schema sources of /developers and /openapi.json. */
-const SOURCES = ['site', 'src/schemas', 'src/openapi', 'src/http/error-catalog.ts'];
+const SOURCES = ['site', 'src/schemas', 'src/openapi'];
 
 /** Newest modification below a path; folders count too, since deleting a page only touches its folder. */
 function newestChange(path: string): number {
@@ -20,11 +21,18 @@ function newestChange(path: string): number {
 }
 
 /** Why dist/ must be rebuilt before serving, or null when it is up to date. */
-export function staleReason(distDir: string, siteUrl: string): string | null {
+export function staleReason(
+  distDir: string,
+  siteUrl: string,
+  privacy: PrivacySettings = DEFAULT_PRIVACY,
+): string | null {
   const manifestPath = join(distDir, MANIFEST_FILE);
   if (!existsSync(manifestPath)) return `${distDir} has no build yet`;
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as SiteManifest;
   if (manifest.siteUrl !== siteUrl) return `SITE_URL changed (${manifest.siteUrl} → ${siteUrl})`;
+  if (manifest.settings !== privacySettingsKey(privacy)) {
+    return 'the settings the privacy notice states changed';
+  }
   const builtAt = statSync(manifestPath).mtimeMs;
   const changed = SOURCES.find((source) => newestChange(join(ROOT, source)) > builtAt);
   return changed ? `${changed} changed since the last build` : null;
@@ -32,18 +40,29 @@ export function staleReason(distDir: string, siteUrl: string): string | null {
 
 /**
  * `leadgate serve` builds first when needed, so `npm ci && npm start` works on a fresh clone. The
- * build code is only loaded then, which keeps a normal start fast (issue 4: cold start < 500 ms).
+ * build code is only loaded then, which keeps a normal start fast (cold start < 500 ms, docs/performance.md).
  */
 export async function ensureSiteBuilt(
   distDir: string,
   siteUrl: string,
   log: (line: string) => void,
+  privacy: PrivacySettings = DEFAULT_PRIVACY,
 ): Promise<void> {
-  const reason = staleReason(distDir, siteUrl);
+  const reason = staleReason(distDir, siteUrl, privacy);
   if (!reason) return;
   const { buildSite } = await import('./build.ts');
-  const result = await buildSite({ siteUrl, outDir: distDir });
+  const { identityPolicyFromEnv } = await import('./identity-check.ts');
+  const result = await buildSite({
+    siteUrl,
+    outDir: distDir,
+    identity: identityPolicyFromEnv(process.env),
+    privacy,
+  });
+  // One line at start; `leadgate build` lists each sample value.
+  const samples = result.warnings.length
+    ? `, ${result.warnings.length} sample identity values left in site/agency.ts`
+    : '';
   log(
-    `site built into ${distDir} (${reason}): ${result.pages} pages, ${result.files} files, ${result.milliseconds} ms`,
+    `site built into ${distDir} (${reason}): ${result.pages} pages, ${result.files} files, ${result.milliseconds} ms${samples}`,
   );
 }

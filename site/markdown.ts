@@ -45,8 +45,3 @@ export function absoluteLinks(body: string, siteUrl: string): string {
       (_match, label: string, path: string) => `${label}${siteUrl}${path}`,
     );
 }
-
-/** The rough token count agents budget with (about four characters a token). */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}

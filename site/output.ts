@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync }
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { MANIFEST_FILE } from '../src/http/site-manifest.ts';
+import { MANIFEST_FILE } from '../src/schemas/site-manifest.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -20,7 +20,7 @@ async function compressed(path: string, content: Buffer): Promise<[string, Buffe
     brotli(content, {
       params: {
         // Quality 10, not 11: measured on this site, 2 % larger output for a quarter of the time,
-        // which keeps the build well under 3 s (issue 4) even on a busy 2-core machine.
+        // which keeps the build well under 3 s (docs/performance.md) even on a busy 2-core machine.
         [constants.BROTLI_PARAM_QUALITY]: 10,
         [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
         [constants.BROTLI_PARAM_SIZE_HINT]: content.length,

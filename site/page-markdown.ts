@@ -1,3 +1,6 @@
+import { currentWording } from '../src/schemas/consent.ts';
+import { leadKindOf, type LeadKind } from '../src/schemas/lead-kinds.ts';
+import { questionnairePath } from '../src/schemas/questionnaires.ts';
 import { absoluteLinks, slugify } from './markdown.ts';
 import type { Page } from './pages.ts';
 import { canonicalUrl } from './templates/layout.ts';
@@ -11,42 +14,107 @@ function apiLink(siteUrl: string, path: string): string {
   return `[POST ${path}](${siteUrl}/developers#${endpointAnchor(path)})`;
 }
 
+/** How a form of the site maps onto an endpoint: the values it sets itself and its optional inputs. */
+interface FormApi {
+  kind: LeadKind;
+  fixed?: Record<string, string>;
+  optional: string[];
+  /** A few words after a field name, where its meaning is not obvious from the name. */
+  notes?: Record<string, string>;
+}
+
+interface RequestSchema {
+  properties: Record<string, unknown>;
+  required?: string[];
+  if?: { not?: { required?: string[] } };
+  then?: { required?: string[] };
+}
+
+const FORMS: Record<'contact' | 'diagnostic' | 'newsletter', FormApi> = {
+  contact: {
+    kind: 'contact',
+    optional: ['SMS', 'SMS__COUNTRY_CODE'],
+    notes: { TYPE_BESOIN: 'parmi `Attirer`, `Engager`, `Convertir`, séparés par des virgules' },
+  },
+  diagnostic: {
+    kind: 'contact',
+    fixed: { TOOL_SOURCE: 'diagnostic-gratuit' },
+    optional: ['JOB_TITLE', 'DEMANDE'],
+    notes: { JOB_TITLE: 'activité et ville', DEMANDE: 'site ou fiche Google à examiner' },
+  },
+  newsletter: { kind: 'subscribe', optional: [] },
+};
+
+const list = (names: string[], notes: Record<string, string> = {}) =>
+  new Intl.ListFormat('fr', { type: 'conjunction' }).format(
+    names.map((name) => `\`${name}\`${notes[name] ? ` (${notes[name]})` : ''}`),
+  );
+
+/**
+ * "avec `PRENOM`, `EMAIL` … (obligatoires)": the required fields come from the endpoint's schema
+ * (a short request, spec 2.1, when the form sets the field that makes one), so they cannot drift.
+ */
+function fieldsSentence(form: FormApi): string {
+  const schema = leadKindOf(form.kind).schema as unknown as RequestSchema;
+  const fixed = form.fixed ?? {};
+  const shortField = schema.if?.not?.required?.[0];
+  const short = shortField !== undefined && shortField in fixed;
+  const required = Object.keys(schema.properties).filter(
+    (name) =>
+      !(name in fixed) &&
+      (schema.required?.includes(name) || (!short && schema.then?.required?.includes(name))),
+  );
+  const parts = [
+    ...Object.entries(fixed).map(([name, value]) => `\`${name}\` = \`${value}\``),
+    `${list(required, form.notes)} (obligatoires)`,
+  ];
+  const sentence = parts.join(', ');
+  return form.optional.length
+    ? `${sentence}, et au besoin ${list(form.optional, form.notes)}`
+    : sentence;
+}
+
 /** What an agent needs to send the page's form itself: endpoint, fields, and the questionnaire. */
 function formSection(page: Page, siteUrl: string): string {
-  const consent =
-    'Un agent peut l’envoyer en JSON pour la personne qu’il aide, uniquement avec son accord explicite.';
+  const consentFor = (kind: string) => {
+    const wording = currentWording(kind);
+    return `Un agent peut l’envoyer en JSON pour la personne qu’il aide, uniquement avec son accord explicite sur le texte que le formulaire affiche près de son bouton d’envoi : « ${wording.text} » (à indiquer dans \`consent\` : \`{"version": "${wording.version}", "channel": "agent"}\`).`;
+  };
+  const send = (form: FormApi) => apiLink(siteUrl, leadKindOf(form.kind).path);
   const parts: string[] = [];
-  if (page.form === 'contact') {
+  if (page.form === 'contact' || page.form === 'diagnostic') {
+    const form = FORMS[page.form];
     parts.push(
-      `Le formulaire de cette page envoie ${apiLink(siteUrl, '/api/contact')} avec \`PRENOM\`, \`NOM\`, \`EMAIL\`, \`JOB_TITLE\`, \`TYPE_BESOIN\` (parmi \`Attirer\`, \`Engager\`, \`Convertir\`, séparés par des virgules), \`SERVICE\` et \`DEMANDE\` ; \`SMS\` et \`SMS__COUNTRY_CODE\` sont facultatifs. ${consent}`,
-    );
-  }
-  if (page.form === 'diagnostic') {
-    parts.push(
-      `Le formulaire de cette page envoie ${apiLink(siteUrl, '/api/contact')} avec \`TOOL_SOURCE\` = \`diagnostic-gratuit\`, \`PRENOM\` et \`EMAIL\` (obligatoires), et au besoin \`JOB_TITLE\` (activité et ville) et \`DEMANDE\` (site ou fiche Google à examiner). ${consent}`,
+      `Le formulaire de cette page envoie ${send(form)} avec ${fieldsSentence(form)}. ${consentFor(form.kind)}`,
     );
   }
   if (page.form === 'audit') {
+    const form: FormApi = {
+      kind: 'audit',
+      fixed: { sector: page.sector ?? '' },
+      optional: ['lastName', 'phone'],
+    };
     const questions = page.questions.map((item) =>
-      item.choices
+      item.answer === 'choice'
         ? `- ${item.question} (réponses proposées : ${item.choices.map((choice) => `« ${choice} »`).join(', ')})`
         : `- ${item.question}`,
     );
     parts.push(
-      `Le questionnaire de cette page envoie ${apiLink(siteUrl, '/api/audit')} avec \`sector\` = \`${page.sector}\`, \`email\` et \`firstName\` (obligatoires), \`lastName\` et \`phone\` (facultatifs), et \`formData\` : un objet dont chaque clé est une question ci-dessous, mot pour mot, et chaque valeur la réponse. ${consent}`,
+      `Le questionnaire de cette page envoie ${send(form)} avec ${fieldsSentence(form)}, et \`formData\` : un objet dont chaque clé est une question ci-dessous, mot pour mot, et chaque valeur la réponse. Le même questionnaire en JSON (questions, type de réponse, choix, exemple de corps) : [${questionnairePath(page.sector!)}](${siteUrl}${questionnairePath(page.sector!)}). ${consentFor(form.kind)}`,
       questions.join('\n'),
     );
   }
   if (page.form === 'newsletter' || page.newsletter) {
+    const form = FORMS.newsletter;
     parts.push(
-      `Inscription à la lettre mensuelle : ${apiLink(siteUrl, '/api/subscribe')} avec \`email\` et \`firstName\`. ${consent}`,
+      `Inscription à la newsletter : ${send(form)} avec ${fieldsSentence(form)}. ${consentFor(form.kind)}`,
     );
   }
   return parts.length ? `## Envoyer ce formulaire par l’API\n\n${parts.join('\n\n')}` : '';
 }
 
 /**
- * A page for agents (issue 3): the content without navigation chrome, the title as H1, links
+ * A page for agents (docs/site.md): the content without navigation chrome, the title as H1, links
  * absolute on SITE_URL, and how to act on the page's form.
  */
 export function pageMarkdown(page: Page, siteUrl: string): string {

@@ -1,18 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import matter from 'gray-matter';
-import { SECTORS } from '../src/schemas/audit-request.ts';
+import { QUESTIONNAIRES, type AuditQuestion } from '../src/schemas/questionnaires.ts';
+import { SECTORS, type Sector } from '../src/schemas/sectors.ts';
 
 export const FORM_KINDS = ['contact', 'diagnostic', 'newsletter', 'audit'] as const;
 export type FormKind = (typeof FORM_KINDS)[number];
-export type Sector = (typeof SECTORS)[number];
+export type { AuditQuestion, Sector };
 
-export interface AuditQuestion {
-  question: string;
-  choices?: string[];
-}
-
-/** One Markdown file of site/content, its front matter checked (the content contract of issue 3). */
+/** One Markdown file of site/content, its front matter checked (the content contract of docs/site.md). */
 export interface Page {
   /** Source file, relative to the content folder, with forward slashes. */
   source: string;
@@ -26,7 +22,8 @@ export interface Page {
   form?: FormKind;
   newsletter: boolean;
   sector?: Sector;
-  questions: AuditQuestion[];
+  /** The sector's questionnaire (src/schemas/questionnaires.ts); none elsewhere. */
+  questions: readonly AuditQuestion[];
   /** Markdown body, starting at H2. */
   body: string;
 }
@@ -77,29 +74,6 @@ function oneOf<T extends string>(
   throw new ContentError(`${source}: front matter "${key}" must be one of ${allowed.join(', ')}`);
 }
 
-/** Questions become form field names `formData[<question>]`: brackets would break that key. */
-function questions(value: unknown, source: string): AuditQuestion[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) throw new ContentError(`${source}: "questions" must be a list`);
-  return value.map((item: unknown, index) => {
-    const entry = (item ?? {}) as { question?: unknown; choices?: unknown };
-    if (
-      typeof entry.question !== 'string' ||
-      !entry.question.trim() ||
-      /[[\]]/.test(entry.question)
-    ) {
-      throw new ContentError(
-        `${source}: question ${index + 1} needs a "question" text without [ or ]`,
-      );
-    }
-    if (entry.choices === undefined) return { question: entry.question.trim() };
-    if (!Array.isArray(entry.choices) || !entry.choices.every((c) => typeof c === 'string' && c)) {
-      throw new ContentError(`${source}: the "choices" of question ${index + 1} must be texts`);
-    }
-    return { question: entry.question.trim(), choices: entry.choices as string[] };
-  });
-}
-
 export function parsePage(source: string, raw: string): Page {
   const { data, content } = matter(raw);
   const sector = oneOf(data.sector, SECTORS, 'sector', source);
@@ -113,11 +87,15 @@ export function parsePage(source: string, raw: string): Page {
     updated: day(data, source),
     noindex: data.noindex === true,
     newsletter: data.newsletter === true,
-    questions: questions(data.questions, source),
+    questions: sector ? QUESTIONNAIRES[sector] : [],
     body: content.trim(),
     ...(form && { form }),
     ...(sector && { sector }),
   };
+  if (data.questions !== undefined) {
+    // One copy of each questionnaire: the API files answers under its exact texts.
+    throw new ContentError(`${source}: questions live in src/schemas/questionnaires.ts`);
+  }
   if (page.form === 'audit' && !page.sector) {
     throw new ContentError(`${source}: an audit form needs "sector"`);
   }

@@ -1,11 +1,3 @@
-/** What the chrome of every page and the machine-readable files say about the agency. */
-export const SITE = {
-  name: 'Repère',
-  tagline: 'Agence web de proximité',
-  summary:
-    'Agence web française pour les indépendants, commerces et artisans à clientèle locale : sites sur mesure, fiche d’établissement Google, référencement local et visibilité dans les assistants IA. Spécialisée pour les avocats, les boutiques et les entreprises du BTP. Une personne répond à chaque demande de contact sous 24 heures ouvrées.',
-};
-
 export interface NavLink {
   path: string;
   label: string;
@@ -19,10 +11,18 @@ export const PRIMARY_NAV: NavLink[] = [
   { path: '/contact', label: 'Contact' },
 ];
 
-/** Footer groups: "/services/*" and sector pages are listed from the content itself. */
+/**
+ * Footer links for clients: "/services/*" and sector pages are listed from the content itself. The
+ * developers' page and llms.txt are for programs: linked from /developers and llms.txt, not here.
+ */
 export const FOOTER_LINKS: NavLink[] = [
-  { path: '/newsletter', label: 'Lettre mensuelle' },
-  { path: '/developers', label: 'Développeurs et agents IA' },
+  { path: '/newsletter', label: 'Newsletter' },
   { path: '/mentions-legales', label: 'Mentions légales' },
   { path: '/politique-de-confidentialite', label: 'Politique de confidentialité' },
 ];
+
+/** The primary call to action, above the fold on every page but its own. */
+export const PRIMARY_CTA: NavLink = {
+  path: '/diagnostic-gratuit',
+  label: 'Demander mon diagnostic gratuit',
+};

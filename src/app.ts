@@ -1,16 +1,22 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
-import { createIdempotentIntake } from './domain/idempotent-intake.ts';
+import { createDispatcherFor } from './domain/dispatcher-setup.ts';
+import type { Dispatcher } from './domain/dispatcher.ts';
+import { startIdempotencySweep } from './domain/idempotency-sweep.ts';
 import { createIntake } from './domain/intake.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
-import { apiErrors } from './http/error-catalog.ts';
+import { apiErrors } from './schemas/error-catalog.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
+import { readFormPages } from './http/form-pages.ts';
 import { registerLeadRoutes } from './http/lead-routes.ts';
+import { createMetrics, measuredDeliveries, registerMetrics } from './http/metrics.ts';
 import { registerRequestIdHeader, requestIdFor } from './http/logging.ts';
+import { registerMcp } from './mcp/mcp-routes.ts';
 import { registerOpenApiRoute } from './http/openapi-route.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
+import { createPageFastPath } from './http/page-fast-path.ts';
 import { registerSite } from './http/site-routes.ts';
 import { rateLimitCounters } from './http/rate-limit-store.ts';
 import {
@@ -19,18 +25,42 @@ import {
   type ServerTimeouts,
 } from './http/server-timeouts.ts';
 import { validatorCompiler } from './http/validator.ts';
-import type { Provider } from './providers/provider.ts';
-import type { Store } from './store/store.ts';
+import type { Provider } from './domain/provider.ts';
+import type { Store } from './domain/store.ts';
 
 export interface AppDependencies {
   config: Config;
   store: Store;
   provider: Provider;
   logger?: FastifyServerOptions['logger'];
-  /** Issue 4: socket timeouts against slow clients; tests shorten them. */
+  /** docs/reliability.md: socket timeouts against slow clients; tests shorten them. */
   timeouts?: ServerTimeouts;
-  /** Issue 3: the built site (dist/) to serve from memory; without it only the API answers. */
+  /** docs/site.md: the built site (dist/) to serve from memory; without it only the API answers. */
   siteDir?: string;
+}
+
+// Spec 1: CORS is open so browser-based agents can call the API; preflight needs no Origin check.
+const CORS_OPTIONS = {
+  origin: '*',
+  methods: ['POST', 'OPTIONS'],
+  // MCP-Protocol-Version: browser-based MCP clients send it on every POST to /mcp.
+  allowedHeaders: [
+    'Content-Type',
+    'Accept',
+    'Idempotency-Key',
+    'X-Request-Id',
+    'MCP-Protocol-Version',
+  ],
+  exposedHeaders: ['Retry-After', 'X-Request-Id'],
+  maxAge: 86400,
+  strictPreflight: false,
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Delivers accepted leads; `leadgate serve` starts its background loop. */
+    dispatcher: Dispatcher;
+  }
 }
 
 /** Builds the whole service (API, public files, site) without listening, so tests can inject requests. */
@@ -42,10 +72,20 @@ export async function buildApp({
   timeouts = DEFAULT_SERVER_TIMEOUTS,
   siteDir,
 }: AppDependencies) {
-  // Issue 4: Fastify refuses a declared Content-Length above the limit before reading a byte, and
+  // docs/reliability.md: Fastify refuses a declared Content-Length above the limit before reading a byte, and
   // stops reading a chunked body as soon as it passes the limit.
   const bodyLimit = config.limits.bodyBytes;
+  // The headers the hooks below give every answer, for the answers that do not go through them.
+  const pageFastPath = createPageFastPath([
+    'x-content-type-options',
+    'nosniff',
+    'access-control-allow-origin',
+    CORS_OPTIONS.origin,
+    'access-control-expose-headers',
+    CORS_OPTIONS.exposedHeaders.join(', '),
+  ]);
   const app = Fastify({
+    serverFactory: pageFastPath.serverFactory,
     logger,
     bodyLimit,
     return503OnClosing: true,
@@ -54,33 +94,54 @@ export async function buildApp({
     ...serverTimeoutOptions(timeouts),
   });
   registerRequestIdHeader(app);
+  // Every answer is labelled with its exact type: no browser may sniff a JSON error into HTML.
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+  });
   app.setValidatorCompiler(validatorCompiler);
   registerBodyParsers(app);
   registerErrorHandler(app, bodyLimit);
 
-  // Spec 1: CORS is open so browser-based agents can call the API; preflight needs no Origin check.
-  await app.register(cors, {
-    origin: '*',
-    methods: ['POST', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Accept', 'Idempotency-Key', 'X-Request-Id'],
-    exposedHeaders: ['Retry-After', 'X-Request-Id'],
-    maxAge: 86400,
-    strictPreflight: false,
-  });
+  await app.register(cors, CORS_OPTIONS);
 
+  const counters = rateLimitCounters(app, config, store);
   await registerRateLimit(app, {
     perMinute: config.limits.ratePerMinute,
-    sparesLoopback: config.limits.rateLimitSparesLoopback,
-    ...rateLimitCounters(app, config, store),
+    allow: config.limits.rateLimitAllow,
+    ...counters.settings,
   });
-  registerHealthRoutes(app, store);
-  const intake = createIntake({ store, provider, timeoutMs: config.mail.timeoutMs });
-  registerLeadRoutes(
-    app,
-    createIdempotentIntake({ intake, store, timeoutMs: config.mail.timeoutMs }),
+  registerHealthRoutes(app, store, () => [counters.health?.warning()]);
+  const metrics = createMetrics(store.deliveries);
+  registerMetrics(app, metrics, config.metricsToken);
+  const deliveries = measuredDeliveries(store.deliveries, metrics);
+  const dispatcher = createDispatcherFor(
+    config,
+    store,
+    provider,
+    (error) => app.log.error({ err: error }, 'delivery: the dispatcher hit an error'),
+    deliveries,
   );
+  app.decorate('dispatcher', dispatcher);
+  const intake = createIntake({
+    deliveries,
+    confirmations: store.confirmations,
+    dispatcher,
+    mode: config.delivery.mode,
+  });
+  registerLeadRoutes(app, intake, {
+    bodyLimit,
+    ...(siteDir && { formPages: readFormPages(siteDir) }),
+  });
+  registerMcp(app, { intake, siteUrl: config.siteUrl, siteDir });
+  const sweep = startIdempotencySweep(store, {
+    onError: (error) => app.log.error({ err: error }, 'idempotency keys: sweep failed'),
+  });
+  app.addHook('onClose', async () => sweep.stop());
   registerOpenApiRoute(app, config.siteUrl);
   const site = siteDir ? registerSite(app, siteDir) : undefined;
+  pageFastPath.serve(site?.files);
+  // While closing, every request goes through Fastify, which answers 503 and closes the connection.
+  app.addHook('preClose', async () => pageFastPath.serve(undefined));
 
   // Spec 7: unknown /api/ paths are a JSON not_found; any other unknown path is the site's 404 page.
   app.setNotFoundHandler(async (request, reply) => {

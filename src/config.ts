@@ -1,32 +1,53 @@
 import { resolve } from 'node:path';
+import { addressList } from './config/address-list.ts';
+import { configuredSecrets } from './config/secrets.ts';
+import { readEnv, InvalidConfigError } from './config/read-env.ts';
+import type { Env } from './config/env-schema.ts';
 
-export type MailProviderName = 'outbox' | 'brevo' | 'smtp';
+export { InvalidConfigError };
+
+export type MailProviderName = Env['MAIL_PROVIDER'];
+export type LogLevel = Env['LOG_LEVEL'];
 
 export interface Config {
   port: number;
   host: string;
   dataDir: string;
-  /** Issue 3: where `leadgate build` writes the site and `leadgate serve` reads it. */
+  /** docs/site.md: where `leadgate build` writes the site and `leadgate serve` reads it. */
   distDir: string;
   siteUrl: string;
+  logLevel: LogLevel;
+  /** docs/operations.md: the Bearer token of GET /metrics; unset, the route does not exist. */
+  metricsToken: string | undefined;
   databaseUrl: string | undefined;
-  /** Issue 5: how each node uses PostgreSQL (ignored with SQLite). */
+  /** docs/deployment.md: how each node uses PostgreSQL (ignored with SQLite). */
   database: {
     poolSize: number;
     statementTimeoutMs: number;
     connectTimeoutMs: number;
   };
-  /** Issue 5: when set, rate-limit counters live in Redis instead of the database. */
+  /** docs/deployment.md: when set, rate-limit counters live in Redis instead of the database. */
   redisUrl: string | undefined;
-  /** Issue 4: abuse limits (spec 8 leaves them open). */
+  /** docs/reliability.md: abuse limits (spec 8 leaves them open). */
   limits: {
     bodyBytes: number;
     /** Requests per client address and minute on each POST endpoint; 0 turns the limiter off. */
     ratePerMinute: number;
-    /** True when RATE_LIMIT_PER_MINUTE is not set: the default limit then spares loopback clients. */
-    rateLimitSparesLoopback: boolean;
-    /** Fastify's trustProxy: false, true, or the addresses/CIDRs of the trusted proxies. */
-    trustProxy: boolean | string;
+    /** RATE_LIMIT_ALLOW: the only clients the limit spares (none unless the operator names them). */
+    rateLimitAllow: string[];
+    /** Fastify's trustProxy: false, or the addresses/CIDRs of the trusted proxies (never `true`). */
+    trustProxy: false | string[];
+  };
+  /** How accepted leads are delivered (docs/delivery.md). */
+  delivery: {
+    /** DELIVERY: `queued` answers once the lead is durable; `sync` also hands it over in the request. */
+    mode: Env['DELIVERY'];
+    retryBaseMs: number;
+    retryMaxMs: number;
+    maxAttempts: number;
+    deadAfterMs: number;
+    /** Steps delivered at once by each node's dispatcher. */
+    concurrency: number;
   };
   mail: {
     provider: MailProviderName;
@@ -41,114 +62,121 @@ export interface Config {
       newsletterListId: number | undefined;
       auditListId: number | undefined;
       contactTemplateId: number | undefined;
+      /** Calls per second on /contacts and on /smtp/email, for all nodes together. */
+      contactsPerSecond: number;
+      emailsPerSecond: number;
     };
+  };
+  /** Keys and passwords from the settings: masked literally in stored and shown provider texts. */
+  secrets: string[];
+  /** docs/consent.md: days kept after a person's last request (RGPD storage limitation). */
+  retentionDays: number;
+  /** Signed deliveries to the agency's tools (docs/webhooks.md). */
+  webhooks: {
+    urls: string[];
+    /** The bytes of WEBHOOK_SECRET (`whsec_` + base64), the HMAC key of every signature. */
+    key: Uint8Array | undefined;
+    allowPrivate: boolean;
+    timeoutMs: number;
   };
 }
 
-/** A value the operator set that cannot be used: the server refuses to start rather than guess. */
-export class InvalidConfigError extends Error {}
-
-type Env = Record<string, string | undefined>;
-
-function text(env: Env, name: string, fallback: string): string {
-  const value = env[name]?.trim();
-  return value ? value : fallback;
-}
-
-function optionalText(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value ? value : undefined;
-}
-
-function positiveInteger(env: Env, name: string): number | undefined {
-  const value = optionalText(env, name);
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) <= 0) {
-    throw new InvalidConfigError(`${name} must be a positive integer, got "${value}"`);
-  }
-  return Number(value);
-}
-
-function providerName(env: Env): MailProviderName {
-  const value = text(env, 'MAIL_PROVIDER', 'outbox');
-  if (value === 'outbox' || value === 'brevo' || value === 'smtp') return value;
-  throw new InvalidConfigError(`MAIL_PROVIDER must be outbox, brevo or smtp, got "${value}"`);
-}
-
-/** Issue 5: DATABASE_URL names a PostgreSQL server; anything else is a typo, not a silent SQLite fallback. */
-function postgresUrl(env: Env): string | undefined {
-  const value = optionalText(env, 'DATABASE_URL');
-  if (value !== undefined && !/^postgres(ql)?:\/\//.test(value)) {
-    throw new InvalidConfigError('DATABASE_URL must start with postgres:// or postgresql://');
-  }
+/** A setting the chosen provider cannot work without: its absence stops the start, naming it. */
+export function required<T>(value: T | undefined, name: string, by: string): T {
+  if (value === undefined) throw new InvalidConfigError(`${name} is required by ${by}`);
   return value;
 }
 
-function nonNegativeInteger(env: Env, name: string): number | undefined {
-  const value = optionalText(env, name);
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) {
-    throw new InvalidConfigError(`${name} must be an integer ≥ 0, got "${value}"`);
+/** docs/webhooks.md: each URL once; entries are named by position, as a URL may carry a token. */
+function webhookUrls(list: string | undefined): string[] {
+  if (list === undefined) return [];
+  const urls = list.split(',').map((entry, index) => {
+    const url = URL.canParse(entry.trim()) ? new URL(entry.trim()) : undefined;
+    if (!url) throw new InvalidConfigError(`WEBHOOK_URLS: entry ${index + 1} is not a valid URL`);
+    return url.href;
+  });
+  if (new Set(urls).size !== urls.length) {
+    throw new InvalidConfigError('WEBHOOK_URLS lists the same URL twice');
   }
-  return Number(value);
+  return urls;
 }
 
-/** Issue 4: only behind a proxy may X-Forwarded-For name the client (else anyone picks their own address). */
-function trustProxy(env: Env): boolean | string {
-  const value = optionalText(env, 'TRUST_PROXY');
-  if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
-  // Fastify 5 ignores a hop count (it cannot check who sent it): refuse it rather than trust no one silently.
-  if (/^\d+$/.test(value)) {
+/** Standard Webhooks, "Symmetric signatures": the key is 24 to 64 bytes, base64 after `whsec_`. */
+function webhookKey(secret: string | undefined, urls: string[]): Uint8Array | undefined {
+  if (secret === undefined) {
+    if (urls.length > 0) throw new InvalidConfigError('WEBHOOK_SECRET is required by WEBHOOK_URLS');
+    return undefined;
+  }
+  const encoded = secret.slice('whsec_'.length);
+  const key = Buffer.from(encoded, 'base64');
+  if (key.toString('base64') !== encoded || key.length < 24 || key.length > 64) {
     throw new InvalidConfigError(
-      `TRUST_PROXY takes true, false or proxy addresses (e.g. 10.0.0.0/8), got "${value}"`,
+      'WEBHOOK_SECRET must be whsec_ followed by the base64 of 24 to 64 random bytes (value not shown: it may hold a password)',
     );
   }
-  return value;
+  return key;
 }
 
 /** Reads the environment once, at start; nothing else in the code reads process.env. */
-export function loadConfig(env: Env = process.env): Config {
-  const port = positiveInteger(env, 'PORT') ?? 3000;
-  const siteUrl = text(env, 'SITE_URL', `http://localhost:${port}`).replace(/\/+$/, '');
-  try {
-    new URL(siteUrl);
-  } catch {
-    throw new InvalidConfigError(`SITE_URL must be an absolute URL, got "${siteUrl}"`);
-  }
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const env = readEnv(source);
+  const urls = webhookUrls(env.WEBHOOK_URLS);
   return {
-    port,
-    host: text(env, 'HOST', '0.0.0.0'),
-    dataDir: resolve(text(env, 'DATA_DIR', './data')),
-    distDir: resolve(text(env, 'DIST_DIR', './dist')),
-    siteUrl,
-    databaseUrl: postgresUrl(env),
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: resolve(env.DATA_DIR),
+    distDir: resolve(env.DIST_DIR),
+    siteUrl: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    logLevel: env.LOG_LEVEL,
+    metricsToken: env.METRICS_TOKEN,
+    databaseUrl: env.DATABASE_URL,
     database: {
-      poolSize: positiveInteger(env, 'DATABASE_POOL_SIZE') ?? 10,
-      statementTimeoutMs: positiveInteger(env, 'DATABASE_STATEMENT_TIMEOUT_MS') ?? 5000,
-      connectTimeoutMs: positiveInteger(env, 'DATABASE_CONNECT_TIMEOUT_MS') ?? 5000,
+      poolSize: env.DATABASE_POOL_SIZE,
+      statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
     },
-    redisUrl: optionalText(env, 'REDIS_URL'),
+    redisUrl: env.REDIS_URL,
     limits: {
-      bodyBytes: positiveInteger(env, 'BODY_LIMIT_BYTES') ?? 64 * 1024,
-      ratePerMinute: nonNegativeInteger(env, 'RATE_LIMIT_PER_MINUTE') ?? 30,
-      rateLimitSparesLoopback: optionalText(env, 'RATE_LIMIT_PER_MINUTE') === undefined,
-      trustProxy: trustProxy(env),
+      bodyBytes: env.BODY_LIMIT_BYTES,
+      ratePerMinute: env.RATE_LIMIT_PER_MINUTE,
+      rateLimitAllow: addressList(env.RATE_LIMIT_ALLOW, 'RATE_LIMIT_ALLOW'),
+      trustProxy:
+        env.TRUST_PROXY === undefined || env.TRUST_PROXY === 'false'
+          ? false
+          : addressList(env.TRUST_PROXY, 'TRUST_PROXY'),
+    },
+    delivery: {
+      mode: env.DELIVERY,
+      retryBaseMs: env.DELIVERY_RETRY_BASE_MS,
+      retryMaxMs: env.DELIVERY_RETRY_MAX_MS,
+      maxAttempts: env.DELIVERY_MAX_ATTEMPTS,
+      deadAfterMs: env.DELIVERY_DEAD_AFTER_HOURS * 60 * 60 * 1000,
+      concurrency: env.DELIVERY_CONCURRENCY,
     },
     mail: {
-      provider: providerName(env),
-      from: text(env, 'MAIL_FROM', 'Agence <bonjour@agence.example>'),
-      agencyEmail: text(env, 'AGENCY_EMAIL', 'equipe@agence.example'),
-      timeoutMs: positiveInteger(env, 'PROVIDER_TIMEOUT_MS') ?? 8000,
-      smtpUrl: optionalText(env, 'SMTP_URL'),
+      provider: env.MAIL_PROVIDER,
+      from: env.MAIL_FROM,
+      agencyEmail: env.AGENCY_EMAIL,
+      timeoutMs: env.PROVIDER_TIMEOUT_MS,
+      smtpUrl: env.SMTP_URL,
       brevo: {
-        apiKey: optionalText(env, 'BREVO_API_KEY'),
-        apiUrl: text(env, 'BREVO_API_URL', 'https://api.brevo.com/v3').replace(/\/+$/, ''),
-        contactListId: positiveInteger(env, 'BREVO_CONTACT_LIST_ID'),
-        newsletterListId: positiveInteger(env, 'BREVO_NEWSLETTER_LIST_ID'),
-        auditListId: positiveInteger(env, 'BREVO_AUDIT_LIST_ID'),
-        contactTemplateId: positiveInteger(env, 'BREVO_CONTACT_TEMPLATE_ID'),
+        apiKey: env.BREVO_API_KEY,
+        apiUrl: env.BREVO_API_URL.replace(/\/+$/, ''),
+        contactListId: env.BREVO_CONTACT_LIST_ID,
+        newsletterListId: env.BREVO_NEWSLETTER_LIST_ID,
+        auditListId: env.BREVO_AUDIT_LIST_ID,
+        contactTemplateId: env.BREVO_CONTACT_TEMPLATE_ID,
+        contactsPerSecond: env.BREVO_CONTACTS_PER_SECOND,
+        emailsPerSecond: env.BREVO_EMAILS_PER_SECOND,
       },
+    },
+    secrets: configuredSecrets(env),
+    retentionDays: env.RETENTION_DAYS,
+    webhooks: {
+      urls,
+      key: webhookKey(env.WEBHOOK_SECRET, urls),
+      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
     },
   };
 }

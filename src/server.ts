@@ -1,32 +1,45 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
+import { assertDataDirWritable, listenProblem } from './config/startup-checks.ts';
 import { loggerOptions } from './http/logging.ts';
 import { createProvider } from './providers/create-provider.ts';
-import { MisconfiguredProvider } from './providers/misconfigured-provider.ts';
-import type { Provider } from './providers/provider.ts';
+import type { Provider } from './domain/provider.ts';
+import { startRetention } from './domain/retention.ts';
+import { summarizeBacklog } from './domain/backlog.ts';
+import type { Store } from './domain/store.ts';
 import { createStore } from './store/create-store.ts';
 
 /** Starts the service on config.port and stops it cleanly on SIGTERM/SIGINT (in-flight requests finish). */
 export async function startServer(
   config: Config,
   /** Replaces the provider MAIL_PROVIDER picks (the benchmarks' no-op rung). */
-  provider: Provider = createProvider(config),
+  provider?: Provider,
 ): Promise<FastifyInstance> {
+  assertDataDirWritable(config);
   const store = await createStore(config);
+  provider ??= createProvider(config, store.budgets);
   const app = await buildApp({
     config,
     store,
     provider,
-    logger: loggerOptions(process.env.LOG_LEVEL ?? 'info'),
+    logger: loggerOptions(config.logLevel),
     siteDir: config.distDir,
   });
-  if (provider instanceof MisconfiguredProvider) {
-    app.log.error(
-      `MAIL_PROVIDER=${provider.name} is incomplete (${provider.problem}): requests are validated and journaled, valid ones answered 500 server_error`,
-    );
-  }
+  // docs/consent.md: RETENTION_DAYS applied once a day by the running service.
+  const retention = startRetention({
+    store,
+    days: config.retentionDays,
+    onRun: (erased) => {
+      if (erased > 0) app.log.info(`retention: ${erased} person(s) past RETENTION_DAYS erased`);
+    },
+    onError: (error) => app.log.error({ err: error }, 'retention run failed'),
+  });
+  const backlog = watchBacklog(app, store);
   app.addHook('onClose', async () => {
+    retention.stop();
+    clearInterval(backlog);
+    await app.dispatcher.stop();
     await provider.close();
     await store.close();
   });
@@ -36,9 +49,16 @@ export async function startServer(
   app.addHook('onSend', async (_request, reply) => {
     if (stopping) reply.header('connection', 'close');
   });
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    throw listenProblem(error, config) ?? error;
+  }
+  // docs/delivery.md: every node delivers what any node accepted.
+  app.dispatcher.start();
 
-  // Issue 4: stop accepting, let in-flight requests finish (each is bounded by PROVIDER_TIMEOUT_MS),
+  // docs/reliability.md: stop accepting, let in-flight requests finish (each is bounded by PROVIDER_TIMEOUT_MS),
   // then close the journal. A hung close still ends, so an orchestrator's restart is never stuck.
   const shutdown = async (signal: string) => {
     app.log.info(`${signal} received: finishing in-flight requests`);
@@ -54,4 +74,26 @@ export async function startServer(
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
   return app;
+}
+
+/**
+ * docs/delivery.md: while steps wait, one log line a minute says how many and how old the oldest is,
+ * so an operator's log alert can fire (README: alert threshold).
+ */
+function watchBacklog(app: FastifyInstance, store: Store): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    store.deliveries
+      .backlog()
+      .then((lines) => {
+        const summary = summarizeBacklog(lines, new Date());
+        if (summary.oldestAgeSeconds === null) return;
+        app.log.warn(
+          { backlog: summary, destinations: lines },
+          `delivery backlog: ${summary.pending} pending, ${summary.retrying} retrying, ${summary.dead} dead; oldest undelivered lead ${summary.oldestAgeSeconds} s old`,
+        );
+      })
+      .catch((error: unknown) => app.log.error({ err: error }, 'delivery backlog: unreadable'));
+  }, 60_000);
+  timer.unref();
+  return timer;
 }

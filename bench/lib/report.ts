@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
 import { cpus, freemem, totalmem } from 'node:os';
-import type { LoadResult } from './load.ts';
+import type { MeasuredLoad } from './wrk.ts';
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -12,6 +12,7 @@ export const round0 = (value: number) => Math.round(value).toLocaleString('en-US
 export const ms = (value: number) => `${Number.isInteger(value) ? value : value.toFixed(1)} ms`;
 export const percent = (ratio: number) => `${(100 * ratio).toFixed(0)} %`;
 export const verdict = (met: boolean) => (met ? '**met**' : '**not met**');
+export const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
 export function machine(): string {
   const cpu = cpus();
@@ -20,31 +21,51 @@ export function machine(): string {
     `- CPU: ${cpu.length} × ${cpu[0]?.model ?? 'unknown'} (nproc ${cpu.length})`,
     `- Memory: ${(totalmem() / 2 ** 30).toFixed(1)} GiB (${(freemem() / 2 ** 30).toFixed(1)} GiB free at start)`,
     `- Node.js ${process.version}, ${process.platform} ${process.arch}`,
-    `- Load generator: autocannon ${autocannonVersion()} in its own process on the same machine: the`,
-    `  server, autocannon and the driver share the ${cpu.length} cores, so absolute figures understate what`,
-    '  a server alone reaches; the ratios compare servers measured under the same conditions.',
+    `- Load generator: ${wrkVersion()}, one thread, in its own process on the same machine (server,`,
+    `  load generator and driver share the ${cpu.length} cores). Each row gives the server's CPU use`,
+    '  (1.00 = one core busy: the server, not the load generator, was the limit) and its CPU time per',
+    '  request, which does not depend on the load generator.',
   ].join('\n');
 }
 
 /** The median of each figure over the rounds of one server. */
-export function medians(results: LoadResult[]) {
+export function medians(results: MeasuredLoad[]) {
+  const of = (pick: (result: MeasuredLoad) => number) => median(results.map(pick));
   return {
-    requestsPerSecond: median(results.map((result) => result.requestsPerSecond)),
-    p50: median(results.map((result) => result.p50)),
-    p99: median(results.map((result) => result.p99)),
+    requestsPerSecond: of((r) => r.requestsPerSecond),
+    p50: of((r) => r.p50),
+    p99: of((r) => r.p99),
+    serverCores: of((r) => r.serverCores),
+    cpuMicrosPerRequest: of((r) => r.cpuMicrosPerRequest),
   };
 }
 
-export function loadRow(name: string, results: LoadResult[]): string {
+export const LOAD_HEADER = [
+  '| Server | req/s (median) | p50 | p99 | server CPU (cores) | CPU µs/request | req/s of each round |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+].join('\n');
+
+export function loadRow(name: string, results: MeasuredLoad[]): string {
   const m = medians(results);
   const each = results.map((result) => round0(result.requestsPerSecond)).join(', ');
-  return `| ${name} | ${round0(m.requestsPerSecond)} | ${ms(m.p50)} | ${ms(m.p99)} | ${each} |`;
+  return `| ${name} | ${round0(m.requestsPerSecond)} | ${ms(m.p50)} | ${ms(m.p99)} | ${m.serverCores.toFixed(2)} | ${round0(m.cpuMicrosPerRequest)} | ${each} |`;
 }
 
-export const LOAD_HEADER =
-  '| Server | req/s (median) | p50 | p99 | req/s of each round |\n| --- | ---: | ---: | ---: | --- |';
+/** The ratio of two servers' req/s in each round, and its median: the figure to read. */
+export function ratios(ours: MeasuredLoad[], baseline: MeasuredLoad[]) {
+  const each = ours.map(
+    (result, index) => result.requestsPerSecond / baseline[index]!.requestsPerSecond,
+  );
+  return { median: median(each), each: each.map(percent).join(', ') };
+}
 
-function autocannonVersion(): string {
-  const require = createRequire(import.meta.url);
-  return (require('autocannon/package.json') as { version: string }).version;
+function wrkVersion(): string {
+  try {
+    execFileSync('wrk', ['--version'], { encoding: 'utf8' });
+  } catch (error) {
+    // wrk prints its version and usage, then exits 1.
+    const output = String((error as { stdout?: string }).stdout ?? '');
+    return output.split('\n')[0]?.split(' [')[0]?.trim() || 'wrk';
+  }
+  return 'wrk';
 }

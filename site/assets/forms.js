@@ -1,33 +1,33 @@
 /* global document, window, fetch, FormData, crypto */
 /*
- * Progressive enhancement of the lead forms (issue 3). Without this file each form is a plain HTML
- * post answered 303 → /contact/merci. With it, the same fields go as JSON, an error's French message
- * appears next to the field it names (aria-invalid, aria-describedby, role=alert), and success
- * leads to the thank-you page. External file, no inline script: the CSP stays strict.
+ * Progressive enhancement of the lead forms (docs/site.md). Without this file each form is a plain HTML
+ * post answered 303 → its thank-you page, or its page again with a message by each field to fix.
+ * With it, the same fields go as JSON; the same messages (the form's data-error-* attributes) appear
+ * by each field before sending and after a refusal, go away as the field is corrected; long texts
+ * show a counter, and nothing typed is cut. External file, no inline script: the CSP stays strict.
  */
 (function () {
   'use strict';
 
-  var THANK_YOU = '/contact/merci';
+  // The spec's confirmation page, for a form that does not name its own.
+  var DEFAULT_THANK_YOU = '/contact/merci';
   var NETWORK_MESSAGE =
     'La demande n’a pas pu partir : vérifiez votre connexion à Internet, puis réessayez.';
 
   /** Same shape as the API reads a form (spec 4 rule 1): repeated fields comma-joined, blanks left out. */
   function bodyOf(form) {
     var body = Object.create(null);
-    var answers = Object.create(null);
-    var hasAnswers = false;
     new FormData(form).forEach(function (value, name) {
       if (typeof value !== 'string' || value.trim() === '') return;
-      var question = /^formData\[(.*)\]$/.exec(name);
-      if (question) {
-        answers[question[1]] = value;
-        hasAnswers = true;
+      // formData[Question] (the questionnaire) and consent[version] become nested objects.
+      var nested = /^(formData|consent)\[(.*)\]$/.exec(name);
+      if (nested) {
+        body[nested[1]] = body[nested[1]] || Object.create(null);
+        body[nested[1]][nested[2]] = value;
       } else {
         body[name] = name in body ? body[name] + ',' + value : value;
       }
     });
-    if (hasAnswers) body.formData = answers;
     if (!body.SMS) delete body.SMS__COUNTRY_CODE;
     return body;
   }
@@ -42,68 +42,201 @@
       .join('');
   }
 
-  /** "formData.Question" in an error message is the input named "formData[Question]". */
-  function controlNamed(form, field) {
+  /** "formData.Question" (the API's spelling) is the input named "formData[Question]". */
+  function controlsNamed(form, field) {
     var name = field.indexOf('formData.') === 0 ? 'formData[' + field.slice(9) + ']' : field;
-    for (var i = 0; i < form.elements.length; i++) {
-      if (form.elements[i].name === name) return form.elements[i];
-    }
-    return null;
+    return Array.prototype.filter.call(form.elements, function (element) {
+      return element.name === name;
+    });
   }
 
   function isChoice(control) {
     return control.type === 'checkbox' || control.type === 'radio';
   }
 
-  function labelOf(control) {
-    var source = isChoice(control)
-      ? control.closest('fieldset') && control.closest('fieldset').querySelector('legend')
-      : control.labels && control.labels[0];
-    if (!source) return null;
-    return source.textContent.replace(/\s*(\*|\(facultatif\))\s*$/, '').trim();
+  /** Code points, as the API counts its bounds (docs/api-decisions.md). */
+  function lengthOf(text) {
+    return Array.from(text).length;
   }
 
-  function clearErrors(form) {
-    form.querySelectorAll('.field-error').forEach(function (node) {
-      node.remove();
-    });
-    form.querySelectorAll('[aria-invalid]').forEach(function (control) {
-      control.removeAttribute('aria-invalid');
-      var original = control.getAttribute('data-describedby');
-      if (original) control.setAttribute('aria-describedby', original);
-      else control.removeAttribute('aria-describedby');
-    });
-    form.querySelector('.form-status').textContent = '';
+  function frenchNumber(value) {
+    return value.toLocaleString('fr-FR');
   }
 
-  function showFieldError(form, control, message) {
-    var group = isChoice(control) ? control.closest('fieldset') : null;
-    var targets = group ? group.querySelectorAll('input') : [control];
+  /** The form's own message (data-error-*), the same text the server writes without JavaScript. */
+  function message(form, kind, control) {
+    var text = form.getAttribute('data-error-' + kind) || '';
+    if (kind !== 'too-long') return text;
+    var count = lengthOf(control.value);
+    var limit = Number(control.getAttribute('data-maxlength'));
+    return text
+      .replace('{count}', frenchNumber(count))
+      .replace('{limit}', frenchNumber(limit))
+      .replace('{excess}', frenchNumber(count - limit));
+  }
+
+  /** What is wrong with one control before sending, as the schema will judge it, or null. */
+  function localProblem(control) {
+    if (control.type === 'hidden' || control.disabled) return null;
+    if (isChoice(control)) return control.required && !control.checked ? 'consent' : null;
+    var value = control.value.trim();
+    if (control.required && value === '') return 'missing';
+    if (control.type === 'email' && value && !/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value)) {
+      return 'email';
+    }
+    var limit = Number(control.getAttribute('data-maxlength'));
+    if (limit && lengthOf(control.value) > limit) return 'too-long';
+    return null;
+  }
+
+  /** A box group shows one message, at the end of its fieldset; any other control right after it. */
+  function anchorOf(control) {
+    var group = isChoice(control) && control.name ? control.closest('fieldset') : null;
+    return { group: group, first: group ? group.querySelector('input') : control };
+  }
+
+  function clearField(control) {
+    var anchor = anchorOf(control);
+    var error = document.getElementById(anchor.first.id + '-erreur');
+    if (error) error.remove();
+    var targets = anchor.group ? anchor.group.querySelectorAll('input') : [control];
+    Array.prototype.forEach.call(targets, function (target) {
+      target.removeAttribute('aria-invalid');
+      var original = target.getAttribute('data-describedby');
+      if (original) target.setAttribute('aria-describedby', original);
+      else target.removeAttribute('aria-describedby');
+    });
+  }
+
+  function showFieldError(control, text) {
+    clearField(control);
+    var anchor = anchorOf(control);
     var error = document.createElement('p');
     error.className = 'field-error';
-    error.id = (control.id || 'champ') + '-erreur';
-    error.textContent = message;
-    if (group) group.appendChild(error);
+    error.id = anchor.first.id + '-erreur';
+    error.textContent = text;
+    if (anchor.group) anchor.group.appendChild(error);
     else control.insertAdjacentElement('afterend', error);
+    var targets = anchor.group ? anchor.group.querySelectorAll('input') : [control];
     Array.prototype.forEach.call(targets, function (target) {
-      var before = target.getAttribute('aria-describedby');
-      if (before) target.setAttribute('data-describedby', before);
+      var original = target.getAttribute('data-describedby');
       target.setAttribute('aria-invalid', 'true');
-      target.setAttribute('aria-describedby', (before ? before + ' ' : '') + error.id);
+      target.setAttribute('aria-describedby', (original ? original + ' ' : '') + error.id);
     });
-    control.focus();
+  }
+
+  function setStatus(form, text) {
+    form.querySelector('.form-status').textContent = text;
+  }
+
+  /** Shows every problem at once, in the form's order, and brings the person to the first. */
+  function showProblems(form, problems) {
+    problems.forEach(function (problem) {
+      showFieldError(problem.control, problem.text);
+    });
+    setStatus(form, form.getAttribute('data-error-summary'));
+    problems[0].control.focus();
+  }
+
+  function localProblems(form) {
+    var problems = [];
+    Array.prototype.forEach.call(form.elements, function (control) {
+      var kind = control.name || control.type === 'checkbox' ? localProblem(control) : null;
+      if (kind) problems.push({ control: control, text: message(form, kind, control) });
+    });
+    return problems;
+  }
+
+  /**
+   * The API's refusal, shown as the server would show it without JavaScript: missing_field names
+   * every missing field in its message, invalid_field the first invalid one (error.field).
+   */
+  function serverProblems(form, error) {
+    var named = [];
+    (error.message || '').replace(/«\s*([^»]+?)\s*»/g, function (_all, name) {
+      named.push(name);
+    });
+    var fields = error.code === 'missing_field' ? named : [error.field || named[0]];
+    var problems = [];
+    fields.forEach(function (field) {
+      var control = field && controlsNamed(form, field)[0];
+      if (!control) return;
+      var kind =
+        error.code === 'missing_field'
+          ? isChoice(control)
+            ? 'choice'
+            : 'missing'
+          : localProblem(control) || (control.type === 'email' ? 'email' : 'invalid');
+      var text = kind === 'invalid' ? error.message : message(form, kind, control);
+      problems.push({ control: control, text: text });
+    });
+    return problems;
   }
 
   function showError(form, error) {
-    var status = form.querySelector('.form-status');
-    var named = /«\s*([^»]+?)\s*»/.exec(error.message || '');
-    var control = named ? controlNamed(form, named[1]) : null;
-    var label = control && labelOf(control);
-    // People read the field's label, not the API's field name.
-    var message = label ? error.message.replace(named[0], '« ' + label + ' »') : error.message;
-    if (control) showFieldError(form, control, message);
-    status.textContent =
-      'Le formulaire n’a pas été envoyé. ' + message + (control ? '' : ' ' + (error.hint || ''));
+    var problems = serverProblems(form, error);
+    if (problems.length) return showProblems(form, problems);
+    setStatus(
+      form,
+      'Le formulaire n’a pas été envoyé. ' + error.message + ' ' + (error.hint || ''),
+    );
+  }
+
+  /** A counter under each text with a limit: always for long texts, near the limit for short ones. */
+  function addCounter(control) {
+    var limit = Number(control.getAttribute('data-maxlength'));
+    if (!limit || control.type === 'hidden') return;
+    var counter = document.createElement('p');
+    counter.className = 'counter';
+    counter.id = control.id + '-compteur';
+    control.insertAdjacentElement('afterend', counter);
+    function update() {
+      var count = lengthOf(control.value);
+      var visible = control.tagName === 'TEXTAREA' || count >= limit * 0.8;
+      counter.hidden = !visible;
+      counter.classList.toggle('over', count > limit);
+      counter.textContent =
+        count > limit
+          ? frenchNumber(count) +
+            ' caractères sur ' +
+            frenchNumber(limit) +
+            ' : ' +
+            frenchNumber(count - limit) +
+            ' de trop'
+          : frenchNumber(count) + ' / ' + frenchNumber(limit) + ' caractères';
+    }
+    control.addEventListener('input', update);
+    update();
+  }
+
+  /** A message goes away as soon as the field it is about is right. */
+  function watchCorrections(form) {
+    function recheck(event) {
+      var control = event.target;
+      if (control.getAttribute('aria-invalid') !== 'true') return;
+      var anchor = anchorOf(control);
+      var fixed = anchor.group
+        ? Array.prototype.some.call(anchor.group.querySelectorAll('input'), function (box) {
+            return box.checked;
+          })
+        : !localProblem(control) && control.value.trim() !== '';
+      if (!fixed) return;
+      clearField(control);
+      if (!form.querySelector('[aria-invalid="true"]')) setStatus(form, '');
+    }
+    form.addEventListener('input', recheck);
+    form.addEventListener('change', recheck);
+  }
+
+  function prepare(form) {
+    // The same messages as without JavaScript, instead of the browser's own bubbles.
+    form.noValidate = true;
+    Array.prototype.forEach.call(form.elements, function (control) {
+      var original = control.getAttribute('aria-describedby');
+      if (original) control.setAttribute('data-describedby', original);
+      addCounter(control);
+    });
+    watchCorrections(form);
   }
 
   function enhance(form) {
@@ -112,10 +245,14 @@
     form.addEventListener('submit', function (event) {
       event.preventDefault();
       if (sending) return;
-      clearErrors(form);
+      var problems = localProblems(form);
+      if (problems.length) return showProblems(form, problems);
+      setStatus(form, '');
       var body = JSON.stringify(bodyOf(form));
-      // Idempotency-Key (issue 4): only a retry of the very same body after a lost answer reuses it.
+      // Idempotency-Key (docs/reliability.md): the same body sent again reuses it, whatever the first
+      // attempt got (no answer, 502, 500): it is the same lead, never a second one (docs/delivery.md).
       var key = retry && retry.body === body ? retry.key : newKey();
+      retry = { body: body, key: key };
       sending = true;
       form.setAttribute('aria-busy', 'true');
       fetch(form.action, {
@@ -128,11 +265,10 @@
         body: body,
       })
         .then(function (response) {
-          retry = null;
           return response.json().then(
             function (result) {
               if (response.ok && result && result.success) {
-                window.location.assign(THANK_YOU);
+                window.location.assign(form.getAttribute('data-thank-you') || DEFAULT_THANK_YOU);
                 return true;
               }
               showError(form, (result && result.error) || { message: NETWORK_MESSAGE });
@@ -143,7 +279,6 @@
           );
         })
         .catch(function () {
-          retry = { body: body, key: key };
           showError(form, { message: NETWORK_MESSAGE });
         })
         .then(function (done) {
@@ -155,5 +290,8 @@
     });
   }
 
-  document.querySelectorAll('form[data-lead-form]').forEach(enhance);
+  document.querySelectorAll('form[data-lead-form]').forEach(function (form) {
+    prepare(form);
+    enhance(form);
+  });
 })();

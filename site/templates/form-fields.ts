@@ -1,4 +1,5 @@
 import type { TSchema } from 'typebox';
+import { currentWording } from '../../src/schemas/consent.ts';
 import { attributes, escapeHtml } from './html.ts';
 
 interface ObjectSchema {
@@ -53,7 +54,9 @@ export function inputField(options: InputOptions): string {
     id,
     name: options.name,
     required: rules.required,
-    maxlength: rules.maxLength,
+    // Not `maxlength`: a browser silently cuts what is pasted past it. forms.js counts instead, and
+    // the server refuses an over-long text with the person's text kept (docs/site.md, "Form errors").
+    'data-maxlength': rules.maxLength,
     autocomplete: options.autocomplete,
     'aria-describedby': helpId,
   });
@@ -66,12 +69,31 @@ ${helpId ? `<p class="help" id="${helpId}">${escapeHtml(options.help ?? '')}</p>
 </div>`;
 }
 
-/** The consent rule of spec section 5, as a required box that is never sent (it has no name). */
+/** Which request each site form sends, for the consent wording it shows. */
+const FORM_KINDS: Record<string, string> = {
+  contact: 'contact',
+  diagnostic: 'contact',
+  audit: 'audit',
+  lettre: 'subscribe',
+};
+
+/**
+ * The consent rule of spec section 5, as a required box (never sent: it has no name) labelled with
+ * the exact wording the journal records (schemas/consent.ts); the hidden fields name its version, so
+ * the proof kept with the lead points at the very text shown here.
+ */
 export function consentField(form: string): string {
   const id = `${form}-consentement`;
+  const wording = currentWording(FORM_KINDS[form] ?? form);
+  const label = escapeHtml(wording.text).replace(
+    'politique de confidentialité',
+    '<a href="/politique-de-confidentialite">politique de confidentialité</a>',
+  );
   return `<div class="field consent">
+<input type="hidden" name="consent[version]"${attributes({ value: wording.version })}>
+<input type="hidden" name="consent[channel]" value="form">
 <input type="checkbox" id="${id}" required>
-<label for="${id}">J’envoie cette demande pour moi-même, ou avec l’accord explicite de la personne concernée, et j’accepte que l’agence utilise ces informations pour y répondre (<a href="/politique-de-confidentialite">politique de confidentialité</a>). <span class="required" aria-hidden="true">*</span></label>
+<label for="${id}">${label} <span class="required" aria-hidden="true">*</span></label>
 </div>`;
 }
 

@@ -1,5 +1,7 @@
 import { AuditRequestSchema } from '../../src/schemas/audit-request.ts';
 import { ContactRequestSchema } from '../../src/schemas/contact-request.ts';
+import { leadKindAt } from '../../src/schemas/lead-kinds.ts';
+import { FORM_MESSAGES } from '../../src/schemas/form-messages.ts';
 import { SubscribeRequestSchema } from '../../src/schemas/subscribe-request.ts';
 import type { AuditQuestion, Page } from '../pages.ts';
 import {
@@ -11,6 +13,7 @@ import {
   requiredMark,
 } from './form-fields.ts';
 import { attributes, escapeHtml } from './html.ts';
+import { describeControls, webMcpForm } from './webmcp.ts';
 
 /** Spec 2.1: TYPE_BESOIN holds pillars among these, comma-joined (a repeated form field is joined). */
 const PILLARS = [
@@ -28,10 +31,30 @@ const COUNTRY_CODES = [
   ['+1', 'Canada (+1)'],
 ];
 
-/** A plain HTML form that works without JavaScript (303 → /contact/merci); forms.js upgrades it to JSON. */
+/** The French messages forms.js shows, the same the server writes into a refused form's page. */
+const ERROR_ATTRIBUTES = Object.fromEntries(
+  Object.entries(FORM_MESSAGES).map(([kind, message]) => [
+    `data-error-${kind.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`,
+    message,
+  ]),
+);
+
+/** Where each endpoint's thank-you page is: the 303 of a plain post, and where forms.js goes. */
+function thankYouPath(action: string): string {
+  const endpoint = leadKindAt(action);
+  if (!endpoint) throw new Error(`No API endpoint answers ${action}`);
+  return endpoint.thankYouPath;
+}
+
+/**
+ * A plain HTML form that works without JavaScript (303 → its thank-you page); forms.js upgrades it
+ * to JSON; WebMCP attributes make it a tool for in-browser agents (webmcp.ts).
+ */
 function form(action: string, label: string, content: string): string {
-  return `<form class="lead-form" method="post"${attributes({ action, 'aria-label': label })} data-lead-form>
-${content}
+  const thanks = thankYouPath(action);
+  const endpoint = leadKindAt(action)!;
+  return `<form class="lead-form" method="post"${attributes({ action, 'aria-label': label, 'data-thank-you': thanks, ...ERROR_ATTRIBUTES, ...webMcpForm(endpoint) })} data-lead-form>
+${describeControls(content, endpoint)}
 </form>`;
 }
 
@@ -106,11 +129,11 @@ export function newsletterForm(page: Page): string {
     fieldRules(SubscribeRequestSchema, 'source').maxLength,
   );
   return `<section class="newsletter" aria-labelledby="lettre-titre">
-<h2 id="lettre-titre">Recevoir la lettre mensuelle</h2>
+<h2 id="lettre-titre">Recevoir la newsletter</h2>
 <p>Un conseil concret par mois, applicable en moins d’une heure. Désinscription en un clic.</p>
 ${form(
   '/api/subscribe',
-  'Inscription à la lettre mensuelle',
+  'Inscription à la newsletter',
   `<input type="hidden" name="source" value="${escapeHtml(source)}">
 <div class="field-row">
 ${inputField({ ...f, name: 'firstName', label: 'Prénom', autocomplete: 'given-name' })}
@@ -125,7 +148,7 @@ ${formFooter('M’inscrire')}`,
 function questionField(question: AuditQuestion, index: number): string {
   const name = `formData[${question.question}]`;
   const id = `audit-q${index + 1}`;
-  if (!question.choices) {
+  if (question.answer === 'text') {
     return `<div class="field">
 <label for="${id}">${escapeHtml(question.question)}${requiredMark(false)}</label>
 <input type="text" id="${id}"${attributes({ name })}>
@@ -169,7 +192,7 @@ ${formFooter('Demander mon audit')}`,
   );
 }
 
-/** The form a page's front matter asks for, then its newsletter block (issue 3 content contract). */
+/** The form a page's front matter asks for, then its newsletter block (content contract, docs/site.md). */
 export function pageForms(page: Page): string {
   const parts: string[] = [];
   if (page.form === 'contact') parts.push(contactForm());

@@ -1,15 +1,7 @@
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
+import { escapeHtml } from '../../src/mail/mail-message.ts';
 
-/** Escapes text for element content and quoted attribute values alike. */
-export function escapeHtml(value: string | number): string {
-  return String(value).replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
-}
+/** The one HTML escaping of the project, shared with the e-mails. */
+export { escapeHtml };
 
 /** Boolean and valued attributes from a record; undefined/false values are left out. */
 export function attributes(record: Record<string, string | number | boolean | undefined>): string {

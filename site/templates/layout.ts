@@ -1,7 +1,9 @@
 import type { Page } from '../pages.ts';
-import { SITE, type NavLink } from '../site-info.ts';
+import { AGENCY, postalAddressLine } from '../agency.ts';
+import { PRIMARY_CTA, type NavLink } from '../site-info.ts';
 import { escapeHtml } from './html.ts';
 import { logoSvg } from './logo.ts';
+import { hero, proofAside, proofSections } from './proof.ts';
 import { structuredData } from './structured-data.ts';
 
 export interface FooterGroup {
@@ -37,10 +39,29 @@ function navigation(context: LayoutContext, page: Page): string {
     .map((link) => {
       const current = page.path === link.path ? ' aria-current="page"' : '';
       const section = !current && isCurrent(link, page) ? ' class="in-section"' : '';
-      return `<li><a href="${escapeHtml(link.path)}"${current}${section}>${escapeHtml(link.label)}</a></li>`;
+      // Contact is the menu's button; the diagnostic has the call to action under every title.
+      const role =
+        link.path === '/contact'
+          ? ' class="nav-button"'
+          : link.path === PRIMARY_CTA.path
+            ? ' class="nav-wide-only"'
+            : '';
+      return `<li${role}><a href="${escapeHtml(link.path)}"${current}${section}>${escapeHtml(link.label)}</a></li>`;
     })
     .join('');
   return `<nav class="site-nav" aria-label="Navigation principale"><ul>${items}</ul></nav>`;
+}
+
+/** Who to reach, from site/agency.ts: the first proof that the agency is real. */
+function contactCard(): string {
+  const { legal, contact } = AGENCY;
+  return `<div class="footer-contact">
+<h2>${escapeHtml(AGENCY.name)}</h2>
+<address>${escapeHtml(postalAddressLine(legal.address))}<br>
+<a href="tel:${escapeHtml(contact.phone)}">${escapeHtml(contact.phoneDisplay)}</a><br>
+<a href="mailto:${escapeHtml(contact.email)}">${escapeHtml(contact.email)}</a></address>
+<p>${escapeHtml(contact.hours)}</p>
+</div>`;
 }
 
 function footer(context: LayoutContext): string {
@@ -54,9 +75,10 @@ function footer(context: LayoutContext): string {
     .join('\n');
   return `<footer class="site-footer">
 <div class="wrap footer-groups">
+${contactCard()}
 ${groups}
 </div>
-<p class="wrap fine-print">© ${context.year} ${escapeHtml(SITE.name)}, ${escapeHtml(SITE.tagline.toLowerCase())}. Ce site se lit aussi en Markdown et par API : voir <a href="/llms.txt">llms.txt</a>.</p>
+<p class="wrap fine-print">© ${context.year} ${escapeHtml(AGENCY.legal.companyName)}, ${escapeHtml(AGENCY.tagline.toLowerCase())}.</p>
 </footer>`;
 }
 
@@ -71,7 +93,8 @@ export function layout(
   const markdownUrl = `${context.siteUrl}${markdownPath(page.path)}`;
   // The 404 page answers at every unknown URL: it has no address of its own to point to.
   const addressable = page.path !== '/404';
-  const title = page.path === '/' ? `${SITE.name} · ${page.title}` : `${page.title} · ${SITE.name}`;
+  const title =
+    page.path === '/' ? `${AGENCY.name} · ${page.title}` : `${page.title} · ${AGENCY.name}`;
   return `<!doctype html>
 <html lang="fr">
 <head>
@@ -84,7 +107,7 @@ ${page.noindex ? '<meta name="robots" content="noindex">\n' : ''}${addressable ?
 ${hasForm ? `<script src="${escapeHtml(context.script)}" defer></script>\n` : ''}<meta name="theme-color" content="#1d4ed8">
 <meta property="og:type" content="website">
 <meta property="og:locale" content="fr_FR">
-<meta property="og:site_name" content="${escapeHtml(SITE.name)}">
+<meta property="og:site_name" content="${escapeHtml(AGENCY.name)}">
 <meta property="og:title" content="${escapeHtml(page.title)}">
 <meta property="og:description" content="${escapeHtml(page.description)}">
 ${addressable ? `<meta property="og:url" content="${escapeHtml(url)}">\n` : ''}${structuredData(page, context.siteUrl)}</head>
@@ -92,15 +115,18 @@ ${addressable ? `<meta property="og:url" content="${escapeHtml(url)}">\n` : ''}$
 <a class="skip-link" href="#contenu">Aller au contenu</a>
 <header class="site-header">
 <div class="wrap header-bar">
-<a class="brand" href="/"${page.path === '/' ? ' aria-current="page"' : ''}>${logoSvg(32)}<span>${escapeHtml(SITE.name)}<small>${escapeHtml(SITE.tagline)}</small></span></a>
+<a class="brand" href="/"${page.path === '/' ? ' aria-current="page"' : ''}>${logoSvg(32)}<span>${escapeHtml(AGENCY.name)}<small>${escapeHtml(AGENCY.tagline)}</small></span></a>
 ${navigation(context, page)}
 </div>
 </header>
-<main id="contenu" class="wrap">
+<main id="contenu" class="wrap page">
 <article>
 <h1>${escapeHtml(page.title)}</h1>
+${hero(page)}
 ${content}
+${proofSections(page)}
 </article>
+${proofAside()}
 </main>
 ${footer(context)}
 </body>

@@ -39,7 +39,7 @@ function keepFileUrls(outdir: string): Plugin {
 }
 
 /**
- * Issue 4 (cold start < 500 ms): tsx compiling ~100 sources and routing ~1,000 dependency files
+ * docs/performance.md (cold start < 500 ms): tsx compiling ~100 sources and routing ~1,000 dependency files
  * through its loader costs seconds of CPU at each start. `leadgate build` writes the CLI, its
  * dependencies included, as one ES module (plus a lazily loaded chunk for the site build), and
  * bin/leadgate.js runs it as long as none of its inputs changed. Resolves with why it was not

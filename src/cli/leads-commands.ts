@@ -1,12 +1,13 @@
-import { stringify } from 'csv-stringify/sync';
-import type { Config } from '../config.ts';
-import { createIntake } from '../domain/intake.ts';
-import { emailOf } from '../domain/lead.ts';
-import { createProvider } from '../providers/create-provider.ts';
-import { createStore } from '../store/create-store.ts';
-import type { JournalEntry, ReplayLease, Store } from '../store/store.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { InvalidConfigError, type Config } from '../config.ts';
+import { maskText } from '../domain/masking.ts';
+import { excelCsv, machineCsv, summary } from './lead-table.ts';
+import { pruneOutbox } from '../providers/outbox-pruning.ts';
+import { createStore, sqliteFile } from '../store/create-store.ts';
+import type { JournalEntry, LeadStatus, Store } from '../domain/store.ts';
 
-async function withStore<T>(config: Config, task: (store: Store) => Promise<T>): Promise<T> {
+export async function withStore<T>(config: Config, task: (store: Store) => Promise<T>): Promise<T> {
   const store = await createStore(config);
   try {
     return await task(store);
@@ -15,92 +16,73 @@ async function withStore<T>(config: Config, task: (store: Store) => Promise<T>):
   }
 }
 
-function summary(entry: JournalEntry) {
-  return {
-    id: entry.lead.id,
-    receivedAt: entry.lead.receivedAt.toISOString(),
-    kind: entry.lead.kind,
-    email: emailOf(entry.lead),
-    status: entry.status,
-    attempts: entry.attempts,
-    lastError: entry.lastError ?? '',
-  };
+/**
+ * For commands that only read: a mistyped DATA_DIR must not create an empty journal and answer
+ * "Aucune demande" as if nothing had been received.
+ */
+export async function withExistingStore<T>(
+  config: Config,
+  task: (store: Store) => Promise<T>,
+): Promise<T> {
+  if (config.databaseUrl === undefined && !existsSync(sqliteFile(config.dataDir))) {
+    throw new InvalidConfigError(
+      `DATA_DIR "${config.dataDir}" holds no journal (${sqliteFile(config.dataDir)} does not exist)`,
+    );
+  }
+  return withStore(config, task);
 }
 
-export async function listLeads(config: Config, out: NodeJS.WritableStream): Promise<void> {
-  const entries = await withStore(config, (store) => store.list());
+/** Rows journaled before errors were masked at write time are masked as they are shown. */
+function maskedErrors(entries: JournalEntry[], secrets: readonly string[]): JournalEntry[] {
+  return entries.map((entry) =>
+    entry.lastError === null ? entry : { ...entry, lastError: maskText(entry.lastError, secrets) },
+  );
+}
+
+/** The statuses `leads list --status` takes: those of the journal (docs/operations.md). */
+export const LIST_STATUSES: readonly LeadStatus[] = ['pending', 'failed', 'delivered'];
+
+export async function listLeads(
+  config: Config,
+  out: NodeJS.WritableStream,
+  status?: LeadStatus,
+): Promise<void> {
+  const entries = await withExistingStore(config, (store) =>
+    store.list(status ? { statuses: [status] } : undefined),
+  );
   if (entries.length === 0) {
-    out.write('Aucune demande dans le journal.\n');
+    out.write(status ? `Aucune demande « ${status} ».\n` : 'Aucune demande dans le journal.\n');
     return;
   }
-  for (const entry of entries.map(summary)) {
+  for (const entry of maskedErrors(entries, config.secrets).map(summary)) {
+    // The last error tells an operator why a lead waits, without opening the database.
+    const error = entry.lastError ? `  ${entry.lastError.replace(/\s+/g, ' ')}` : '';
     out.write(
-      `${entry.receivedAt}  ${entry.kind.padEnd(9)}  ${entry.status.padEnd(9)}  ${String(entry.attempts).padStart(2)}  ${entry.email}  ${entry.id}\n`,
+      `${entry.receivedAt}  ${entry.kind.padEnd(9)}  ${entry.status.padEnd(9)}  ${String(entry.attempts).padStart(2)}  ${entry.email}  ${entry.id}${error}\n`,
     );
   }
 }
 
+export type ExportFormat = 'csv' | 'excel' | 'json';
+
 export async function exportLeads(
   config: Config,
-  format: 'csv' | 'json',
+  format: ExportFormat,
   out: NodeJS.WritableStream,
 ): Promise<void> {
-  const entries = await withStore(config, (store) => store.list());
-  const rows = entries.map((entry) => ({ ...summary(entry), payload: entry.lead.data }));
-  if (format === 'json') {
-    out.write(`${JSON.stringify(rows, null, 2)}\n`);
-    return;
-  }
-  out.write(
-    stringify(
-      rows.map((row) => ({ ...row, payload: JSON.stringify(row.payload) })),
-      { header: true },
-    ),
+  const entries = maskedErrors(
+    await withExistingStore(config, (store) => store.list()),
+    config.secrets,
   );
-}
-
-/**
- * Re-delivers `failed` leads, and `pending` ones old enough that no server is still delivering them
- * (a crash between the journal write and the hand-off leaves a lead pending).
- */
-export async function replayLeads(
-  config: Config,
-  out: NodeJS.WritableStream,
-): Promise<{ delivered: number; failed: number }> {
-  const provider = createProvider(config);
-  try {
-    return await withStore(config, async (store) => {
-      const intake = createIntake({ store, provider, timeoutMs: config.mail.timeoutMs });
-      const staleBefore = new Date(Date.now() - 2 * config.mail.timeoutMs);
-      const counts = { delivered: 0, failed: 0 };
-      // Issue 5: each lead is claimed (leased) before it is re-delivered, so replays running on several
-      // nodes at once share the work and never deliver one lead twice. The lease outlasts a delivery.
-      const leaseMs = 2 * config.mail.timeoutMs + 60_000;
-      let entry: JournalEntry | undefined;
-      let after: ReplayLease['after'];
-      while (
-        (entry = await store.claimForReplay({
-          staleBefore,
-          leaseUntil: new Date(Date.now() + leaseMs),
-          after,
-        }))
-      ) {
-        after = { receivedAt: entry.lead.receivedAt, id: entry.lead.id };
-        try {
-          await intake.redeliver(entry);
-          counts.delivered += 1;
-          out.write(`livrée   ${entry.lead.id}\n`);
-        } catch (error) {
-          counts.failed += 1;
-          out.write(`échec    ${entry.lead.id}  ${(error as Error).message}\n`);
-        }
-      }
-      out.write(`${counts.delivered} livrée(s), ${counts.failed} en échec.\n`);
-      return counts;
-    });
-  } finally {
-    await provider.close();
-  }
+  if (format === 'csv') return void out.write(machineCsv(entries));
+  if (format === 'excel') return void out.write(excelCsv(entries));
+  // The consent record travels with each lead (docs/consent.md): proof outlives the journal.
+  const rows = entries.map((entry) => ({
+    ...summary(entry),
+    payload: entry.lead.data,
+    consent: entry.lead.consent ?? null,
+  }));
+  out.write(`${JSON.stringify(rows, null, 2)}\n`);
 }
 
 /** Retention (see /politique-de-confidentialite): forgets the leads received more than `days` ago. */
@@ -111,6 +93,9 @@ export async function purgeLeads(
 ): Promise<number> {
   const before = new Date(Date.now() - days * 24 * 60 * 60 * 1000);
   const deleted = await withStore(config, (store) => store.purgeReceivedBefore(before));
-  out.write(`${deleted} demande(s) reçue(s) avant le ${before.toISOString()} supprimée(s).\n`);
+  const messages = await pruneOutbox(join(config.dataDir, 'outbox'), before);
+  out.write(
+    `${deleted} demande(s) reçue(s) avant le ${before.toISOString()} supprimée(s), ${messages} e-mail(s) de la boîte d’envoi.\n`,
+  );
   return deleted;
 }

@@ -1,10 +1,17 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ensureSiteBuilt } from '../../site/freshness.ts';
+import { privacySettings } from '../../site/privacy-notice.ts';
+import { SampleIdentityError } from '../../site/identity-check.ts';
 import { InvalidConfigError, loadConfig } from '../config.ts';
+import type { LeadStatus } from '../domain/store.ts';
+import { renderEnvExample } from '../config/env-example.ts';
 import { startServer } from '../server.ts';
 import { DatabaseUnavailableError } from '../store/postgres-database.ts';
-import { migrateDatabase } from './db-commands.ts';
-import { exportLeads, listLeads, purgeLeads, replayLeads } from './leads-commands.ts';
+import { backupDatabase, databaseStatus, migrateDatabase } from './db-commands.ts';
+import { deliveryStatus, dispatch, replayLeads } from './delivery-commands.ts';
+import { forgetPersonCommand, showPerson } from './people-commands.ts';
+import { exportLeads, LIST_STATUSES, listLeads, purgeLeads } from './leads-commands.ts';
+import { testWebhook } from './webhooks-commands.ts';
 
 const program = new Command('leadgate').description('Le site de l’agence et son API de demandes.');
 
@@ -14,10 +21,24 @@ program
   .action(async () => {
     const config = loadConfig();
     // A fresh clone has no dist/: build it (or rebuild a stale one) so `npm ci && npm start` works.
-    await ensureSiteBuilt(config.distDir, config.siteUrl, (line) =>
-      process.stdout.write(`${line}\n`),
+    await ensureSiteBuilt(
+      config.distDir,
+      config.siteUrl,
+      (line) => process.stdout.write(`${line}\n`),
+      privacySettings(config),
     );
     await startServer(config);
+  });
+
+program
+  .command('dispatch')
+  .description('Livre les demandes en attente, sans servir le site (un processus à part).')
+  .action(async () => {
+    const stopped = new Promise((resolve) => {
+      process.once('SIGTERM', resolve);
+      process.once('SIGINT', resolve);
+    });
+    await dispatch(loadConfig(), process.stdout, stopped);
   });
 
 program
@@ -25,44 +46,99 @@ program
   .description(
     'Pré-rend le site dans dist/ (DIST_DIR) : pages HTML et Markdown, llms.txt, sitemap…',
   )
-  .action(async () => {
+  .option(
+    '--allow-sample-identity',
+    'publie les valeurs d’exemple de site/agency.ts même avec NODE_ENV=production',
+  )
+  .action(async (options: { allowSampleIdentity?: boolean }) => {
     const config = loadConfig();
     const { buildSite } = await import('../../site/build.ts');
-    const result = await buildSite({ siteUrl: config.siteUrl, outDir: config.distDir });
+    const { identityPolicyFromEnv } = await import('../../site/identity-check.ts');
+    const result = await buildSite({
+      siteUrl: config.siteUrl,
+      outDir: config.distDir,
+      identity: identityPolicyFromEnv(process.env, options.allowSampleIdentity),
+      privacy: privacySettings(config),
+    });
+    for (const warning of result.warnings) process.stderr.write(`${warning}\n`);
     process.stdout.write(
       `${result.pages} pages, ${result.files} fichiers écrits dans ${config.distDir} en ${result.milliseconds} ms\n`,
     );
-    // Issue 4: the next starts run this bundle instead of compiling the sources (cold start).
+    // docs/performance.md: the next starts run this bundle instead of compiling the sources (cold start).
     const { bundleCli } = await import('./bundle-cli.ts');
     const problem = await bundleCli();
     if (problem) process.stderr.write(`${problem}\n`);
   });
 
-program
+const db = program
   .command('db')
-  .description('La base de données (SQLite, ou PostgreSQL avec DATABASE_URL).')
-  .command('migrate')
-  .description('Met le schéma à jour, puis s’arrête.')
+  .description('La base de données (SQLite, ou PostgreSQL avec DATABASE_URL).');
+db.command('migrate')
+  .description('Met le schéma à jour (après une sauvegarde du fichier SQLite), puis s’arrête.')
   .action(() => migrateDatabase(loadConfig(), process.stdout));
+db.command('status')
+  .description('Les migrations appliquées et en attente, et les sauvegardes gardées.')
+  .action(async () => {
+    await databaseStatus(loadConfig(), process.stdout);
+  });
+
+program
+  .command('backup <file>')
+  .description('Copie cohérente du journal SQLite, même pendant que le serveur tourne.')
+  .action(async (file: string) => {
+    if (!(await backupDatabase(loadConfig(), file, process.stderr))) process.exitCode = 1;
+  });
+
+program
+  .command('config')
+  .description('La configuration (variables d’environnement).')
+  .command('example')
+  .description('Écrit le fichier .env.example, tiré du schéma de la configuration.')
+  .action(() => {
+    process.stdout.write(renderEnvExample());
+  });
 
 const leads = program.command('leads').description('Le journal des demandes reçues.');
 leads
   .command('list')
-  .description('Liste les demandes, les plus anciennes d’abord.')
-  .action(() => listLeads(loadConfig(), process.stdout));
+  .description('Liste les demandes, les plus anciennes d’abord, avec leur dernière erreur.')
+  .addOption(new Option('--status <status>', 'seulement ce statut').choices(LIST_STATUSES))
+  .action((options: { status?: LeadStatus }) =>
+    listLeads(loadConfig(), process.stdout, options.status),
+  );
 leads
   .command('export')
   .description('Exporte toutes les demandes.')
   .addOption(new Option('--format <format>', 'csv ou json').choices(['csv', 'json']).default('csv'))
-  .action((options: { format: 'csv' | 'json' }) =>
-    exportLeads(loadConfig(), options.format, process.stdout),
+  .addOption(
+    new Option(
+      '--excel',
+      'CSV pour un tableur français : BOM UTF-8, « ; », une colonne par champ et par question',
+    ).conflicts('format'),
+  )
+  .action((options: { format: 'csv' | 'json'; excel?: boolean }) =>
+    exportLeads(loadConfig(), options.excel ? 'excel' : options.format, process.stdout),
   );
 leads
   .command('replay')
-  .description('Transmet à nouveau les demandes en échec ou restées en attente.')
-  .action(async () => {
-    const { failed } = await replayLeads(loadConfig(), process.stdout);
+  .description(
+    'Transmet tout de suite les demandes pas encore livrées (en attente, en reprise, abandonnées).',
+  )
+  .option(
+    '--destination <name>',
+    'seulement cette destination (un nom que « leads status » affiche, par exemple webhook:…)',
+  )
+  .action(async (options: { destination?: string }) => {
+    const { failed } = await replayLeads(loadConfig(), process.stdout, options.destination);
     if (failed > 0) process.exitCode = 1;
+  });
+leads
+  .command('status')
+  .description(
+    'Envois en attente, en reprise et abandonnés par destination ; âge de la plus ancienne.',
+  )
+  .action(async () => {
+    await deliveryStatus(loadConfig(), process.stdout);
   });
 leads
   .command('purge')
@@ -80,15 +156,54 @@ leads
     await purgeLeads(loadConfig(), options.olderThanDays, process.stdout);
   });
 
+program
+  .command('webhooks')
+  .description('Les webhooks signés vers les outils de l’agence (docs/webhooks.md).')
+  .command('test')
+  .description('Envoie un exemple signé à <url> et affiche la réponse.')
+  .argument('<url>', 'adresse http(s) du destinataire')
+  .addOption(
+    new Option('--kind <kind>', 'type de demande')
+      .choices(['contact', 'subscribe', 'audit'])
+      .default('contact'),
+  )
+  .action(async (url: string, options: { kind: 'contact' | 'subscribe' | 'audit' }) => {
+    if (!(await testWebhook(loadConfig(), url, options.kind, process.stdout))) process.exitCode = 1;
+  });
+
+const people = program
+  .command('people')
+  .description('Les droits des personnes : accès et effacement (docs/consent.md).');
+people
+  .command('show')
+  .description('Tout ce que le journal garde sur une adresse, en JSON.')
+  .argument('<email>', 'adresse de la personne')
+  .action((email: string) => showPerson(loadConfig(), email, process.stdout, process.stderr));
+people
+  .command('forget')
+  .description(
+    'Efface les demandes et tout ce qui concerne une adresse, ici et chez le prestataire.',
+  )
+  .argument('<email>', 'adresse de la personne')
+  .action(async (email: string) => {
+    if (!(await forgetPersonCommand(loadConfig(), email, process.stdout))) process.exitCode = 1;
+  });
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  // Issue 5: an unreachable database at start is one clear line and exit 1; the supervisor restarts.
+  // docs/deployment.md: an unreachable database at start is one clear line and exit 1; the supervisor restarts.
   if (error instanceof DatabaseUnavailableError) {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
+  // A sample identity in production is a setting that cannot work: one line, exit 2.
+  if (error instanceof SampleIdentityError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
   if (!(error instanceof InvalidConfigError)) throw error;
+  // One line naming the variable, never a stack trace; exit now, whatever a half-started server holds.
   process.stderr.write(`Configuration invalide : ${error.message}\n`);
-  process.exitCode = 2;
+  process.exit(2);
 }

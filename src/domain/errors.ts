@@ -9,7 +9,7 @@ export class ConfigurationError extends Error {
 }
 
 /**
- * Issue 4: an Idempotency-Key already stands for another request (`different_request`), or for the
+ * docs/reliability.md: an Idempotency-Key already stands for another request (`different_request`), or for the
  * same one still being handled elsewhere after the wait (`in_progress`): 409, nothing delivered.
  */
 export class IdempotencyConflictError extends Error {
@@ -17,4 +17,12 @@ export class IdempotencyConflictError extends Error {
   constructor(readonly reason: 'different_request' | 'in_progress') {
     super(`Idempotency-Key conflict: ${reason}`);
   }
+}
+
+/**
+ * A destination refused this lead for good (SMTP 550 for the address, Brevo 400 invalid_parameter):
+ * sending it again would be refused again. The step ends `refused`; the lead's other steps go on.
+ */
+export class RefusedError extends Error {
+  override readonly name = 'RefusedError';
 }

@@ -1,90 +1,127 @@
-import { randomUUID } from 'node:crypto';
-import type { HandoffLedger, Provider } from '../providers/provider.ts';
-import type { JournalEntry, Store } from '../store/store.ts';
-import { ConfigurationError, UpstreamError } from './errors.ts';
-import type { Lead, LeadRequest } from './lead.ts';
+import { createHash, randomUUID } from 'node:crypto';
+import { mayConfirm, type ConfirmationSends } from './confirmation-cap.ts';
+import type { LeadRequest } from '../schemas/lead-kinds.ts';
+import { withCanonicalQuestions } from './audit-answers.ts';
+import { consentRecord, type ConsentEvidence } from './consent.ts';
+import type { Deliveries } from './deliveries.ts';
+import type { Dispatcher } from './dispatcher.ts';
+import { targetOf } from './destination.ts';
+import { ConfigurationError, IdempotencyConflictError, UpstreamError } from './errors.ts';
+import type { Lead } from './lead.ts';
+
+/** A key, or the same body sent again, answers the same request the same way for 24 hours. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * DELIVERY (docs/api-decisions.md): `queued` answers once the lead is durable and leaves delivery to
+ * the dispatcher; `sync` also delivers within the request and reports a failure (502/500), the
+ * dispatcher still retrying the lead afterwards.
+ */
+export type DeliveryMode = 'queued' | 'sync';
 
 export interface IntakeOutcome {
-  /** Whether the address was already known for this kind of request (spec 2.4). */
+  /** Whether the address was already known for this kind of request (spec 2.4), from the journal. */
   existing: boolean;
 }
 
 export interface IntakeDependencies {
-  store: Store;
-  provider: Provider;
-  timeoutMs: number;
+  deliveries: Pick<Deliveries, 'accept'>;
+  confirmations: ConfirmationSends;
+  dispatcher: Pick<Dispatcher, 'destinations' | 'wake' | 'deliverLead'>;
+  mode: DeliveryMode;
   now?: () => Date;
   newId?: () => string;
 }
 
 /**
- * What accepting a lead means: journal first, then hand-off. The lead is durably `pending` before the
- * provider is called, so a crash or a provider failure never loses it; `leadgate leads replay` retries.
+ * What accepting a lead means: one journal transaction writes the lead, its idempotency records and
+ * one step per destination, so a lead is either durable with everything needed to deliver it, or
+ * absent. A resubmission (same Idempotency-Key, or the same body to the same endpoint within 24 h)
+ * is the same lead: answered again, delivered once.
  */
 export function createIntake({
-  store,
-  provider,
-  timeoutMs,
+  deliveries,
+  confirmations,
+  dispatcher,
+  mode,
   now = () => new Date(),
   newId = randomUUID,
 }: IntakeDependencies) {
-  async function deliver(lead: Lead, handedOver: readonly string[]): Promise<IntakeOutcome> {
-    // Issue 4: each e-mail the provider accepts is recorded at once, so a re-delivery skips it.
-    const ledger: HandoffLedger = {
-      done: new Set(handedOver),
-      record: (role) => store.handoffs.record(lead.id, role, now()),
-    };
-    let receipt;
-    try {
-      receipt = await withDeadline(timeoutMs, (signal) => provider.deliver(lead, signal, ledger));
-    } catch (error) {
-      await store.markFailed(lead.id, describe(error));
-      if (error instanceof ConfigurationError) throw error;
-      throw error instanceof UpstreamError
-        ? error
-        : new UpstreamError(`${provider.name} failed`, { cause: error });
-    }
-    const { alreadyKnown } = await store.markDelivered(lead.id, receipt.detail);
-    return { existing: receipt.existing ?? alreadyKnown };
+  /**
+   * One step per destination that applies; docs/reliability.md: one confirmation per address,
+   * endpoint and 24 hours, so a capped lead has no confirmation step (the agency is still notified).
+   */
+  async function stepsOf(lead: Lead) {
+    const capped =
+      lead.kind === 'contact' && !(await mayConfirm(confirmations, lead, lead.receivedAt));
+    return dispatcher.destinations
+      .filter((d) => d.appliesTo(lead) && !(capped && d.name === 'confirmation-email'))
+      .map(targetOf);
   }
 
   return {
-    /** `id` lets a caller (the Idempotency-Key service) name the lead before it exists. */
-    async submit(request: LeadRequest, options: { id?: string } = {}): Promise<IntakeOutcome> {
-      const lead = { ...request, id: options.id ?? newId(), receivedAt: now() } as Lead;
-      await store.record(lead);
-      return deliver(lead, []);
-    },
-
-    /** Re-delivers a journal entry that is `failed` or still `pending` (after a crash). */
-    async redeliver(entry: JournalEntry): Promise<IntakeOutcome> {
-      return deliver(entry.lead, await store.handoffs.handedOver(entry.lead.id));
+    /** `consent` is what the caller tells of the person's consent (a bare call: the API's wording). */
+    async submit(
+      received: LeadRequest,
+      callerKey?: string,
+      consent?: ConsentEvidence,
+    ): Promise<IntakeOutcome> {
+      const request = withCanonicalQuestions(received);
+      const at = now();
+      const { record } = consentRecord(request.kind, consent ?? { channel: 'api' }, at);
+      const lead = { ...request, id: newId(), receivedAt: at, consent: record } as Lead;
+      const fingerprint = fingerprintOf(request);
+      // A key names one request on one endpoint (docs/reliability.md): the same key sent to another
+      // endpoint is another request, never a conflict with (nor a replay of) the first.
+      const key = callerKey === undefined ? undefined : `${request.kind} ${callerKey}`;
+      const acceptance = await deliveries.accept({
+        lead,
+        steps: await stepsOf(lead),
+        idempotency: {
+          key,
+          bodyKey: `same-body:${fingerprint}`,
+          fingerprint,
+          expiredBefore: new Date(at.getTime() - IDEMPOTENCY_TTL_MS),
+        },
+      });
+      if (acceptance.accepted === 'conflict') {
+        throw new IdempotencyConflictError('different_request');
+      }
+      if (mode === 'queued') {
+        if (acceptance.accepted === 'new') dispatcher.wake();
+        return { existing: acceptance.existing };
+      }
+      const { finished, failures } = await dispatcher.deliverLead(acceptance.leadId, {
+        only: (destination) => !destination.backgroundOnly,
+      });
+      // The background-only steps (webhooks) go now, by the loop, whatever this request's outcome.
+      if (acceptance.accepted === 'new') dispatcher.wake();
+      if (finished) return { existing: acceptance.existing };
+      const errors = failures.map((failure) => failure.error);
+      const configuration = errors.find((error) => error instanceof ConfigurationError);
+      if (configuration) throw configuration;
+      throw new UpstreamError('the lead could not be handed over', { cause: errors[0] });
     },
   };
 }
 
 export type Intake = ReturnType<typeof createIntake>;
 
-/** Providers receive an AbortSignal, but one that ignores it must not hold the caller past the deadline. */
-async function withDeadline<T>(ms: number, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new UpstreamError(`no answer within ${ms} ms`);
-      controller.abort(error);
-      reject(error);
-    }, ms);
-  });
-  try {
-    return await Promise.race([task(controller.signal), deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** Same endpoint and same fields (in any order, JSON or form) → same fingerprint. */
+export function fingerprintOf(request: LeadRequest): string {
+  return createHash('sha256')
+    .update(canonicalJson([request.kind, request.data]))
+    .digest('hex');
 }
 
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error.name}: ${error.message}${cause}`.slice(0, 2000);
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    const entries = keys.map(
+      (key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`,
+    );
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }

@@ -1,21 +1,31 @@
-import type { AuditRequest } from '../schemas/audit-request.ts';
-import type { ContactRequest } from '../schemas/contact-request.ts';
-import type { SubscribeRequest } from '../schemas/subscribe-request.ts';
+import {
+  leadKindOf,
+  textField,
+  type LeadKindDescriptor,
+  type LeadRequest,
+} from '../schemas/lead-kinds.ts';
+import type { ConsentRecord } from './consent.ts';
 
-/** What a caller asked for, once validated: the kind says which schema the data follows. */
-export type LeadRequest =
-  | { kind: 'contact'; data: ContactRequest }
-  | { kind: 'subscribe'; data: SubscribeRequest }
-  | { kind: 'audit'; data: AuditRequest };
+/**
+ * A request the journal has accepted: it has an identity, a time of arrival and the proof of the
+ * person's consent (absent only for leads journaled before consent was recorded).
+ */
+export type Lead = LeadRequest & { id: string; receivedAt: Date; consent?: ConsentRecord };
 
-export type LeadKind = LeadRequest['kind'];
-export const LEAD_KINDS: readonly LeadKind[] = ['contact', 'subscribe', 'audit'];
+/** The address the lead came from, in the field its kind names (a required field of every schema). */
+export function emailOf(
+  request: LeadRequest,
+  kind: LeadKindDescriptor = leadKindOf(request.kind),
+): string {
+  return textField(request.data, kind.fields.email) ?? '';
+}
 
-/** A request the journal has accepted: it has an identity and a time of arrival. */
-export type Lead = LeadRequest & { id: string; receivedAt: Date };
-
-export function emailOf(request: LeadRequest): string {
-  return request.kind === 'contact' ? request.data.EMAIL : request.data.email;
+/** The first name the person gave (required by every schema). */
+export function firstNameOf(
+  request: LeadRequest,
+  kind: LeadKindDescriptor = leadKindOf(request.kind),
+): string {
+  return textField(request.data, kind.fields.firstName) ?? '';
 }
 
 /** Addresses are compared case-insensitively, so "Marie@X.fr" is known once subscribed as "marie@x.fr". */

@@ -1,5 +1,7 @@
+import accepts from 'accepts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { apiErrors } from './error-catalog.ts';
+import { apiErrors } from '../schemas/error-catalog.ts';
+import { exampleFor } from './error-handler.ts';
 import { parseFormBody } from './form-body.ts';
 
 export const JSON_MEDIA_TYPE = 'application/json';
@@ -14,6 +16,18 @@ export function isFormRequest(request: FastifyRequest): boolean {
 }
 
 /**
+ * A browser's form post: urlencoded, and an Accept that does not prefer JSON to HTML (absent,
+ * `*\/*`, a browser's default). It gets the 303 of spec 4 rule 4 on success, and its form page
+ * back on a validation error (docs/api-decisions.md); anyone asking for JSON gets JSON.
+ */
+export function isBrowserFormPost(request: FastifyRequest): boolean {
+  return (
+    isFormRequest(request) &&
+    accepts(request.raw).type(['text/html', 'application/json']) !== 'application/json'
+  );
+}
+
+/**
  * Spec 4 rule 1: JSON (any charset parameter) or an HTML form. Plain JSON.parse keeps a "__proto__"
  * key as ordinary data (an own property), where a stricter parser would reject a valid lead.
  */
@@ -24,7 +38,7 @@ export function registerBodyParsers(app: FastifyInstance): void {
     try {
       done(null, JSON.parse(body as string));
     } catch {
-      done(apiErrors.invalidJson(), undefined);
+      done(apiErrors.invalidJson(exampleFor(request)), undefined);
     }
   });
   app.addContentTypeParser(FORM_MEDIA_TYPE, { parseAs: 'string' }, (request, body, done) => {

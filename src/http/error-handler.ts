@@ -1,36 +1,64 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ConfigurationError, IdempotencyConflictError, UpstreamError } from '../domain/errors.ts';
-import { ApiError, apiErrors } from './error-catalog.ts';
-import { validationToApiError } from './validation-errors.ts';
+import { leadKindAt } from '../schemas/lead-kinds.ts';
+import { ApiError, apiErrors } from '../schemas/error-catalog.ts';
+import { repeatedFieldsOf } from './form-body.ts';
+import { validationToApiError } from '../schemas/validation-errors.ts';
 
 interface ErrorContext {
   bodyLimit: number;
-  contentType: string | undefined;
+  request: FastifyRequest;
 }
 
-/** Every failure, whatever threw it, leaves as the ErrorResponse shape of spec 2.5 — never a stack trace. */
-export function toApiError(error: FastifyError | Error, context: ErrorContext): ApiError {
+/** The example body of the endpoint a request was sent to, for an invalid_json hint that fits it. */
+export function exampleFor(request: FastifyRequest): object | undefined {
+  return leadKindAt(request.url.split('?')[0] ?? request.url)?.example;
+}
+
+function knownFieldsOf(request: FastifyRequest): string[] {
+  const body = request.routeOptions.schema?.body as { properties?: object } | undefined;
+  return Object.keys(body?.properties ?? {});
+}
+
+/** What the domain's typed errors mean to a caller, for REST and MCP alike (spec 7). */
+export function domainErrorToApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error instanceof UpstreamError) return apiErrors.upstreamError();
   if (error instanceof ConfigurationError) return apiErrors.serverError();
   if (error instanceof IdempotencyConflictError) return apiErrors.idempotencyConflict(error.reason);
+  return undefined;
+}
+
+/** Every failure, whatever threw it, leaves as the ErrorResponse shape of spec 2.5 — never a stack trace. */
+export function toApiError(
+  error: FastifyError | Error,
+  { bodyLimit, request }: ErrorContext,
+): ApiError {
+  const known = domainErrorToApiError(error);
+  if (known) return known;
   const fastifyError = error as FastifyError;
-  if (fastifyError.validation) return validationToApiError(fastifyError.validation as never);
+  if (fastifyError.validation) {
+    return validationToApiError(fastifyError.validation as never, {
+      knownFields: knownFieldsOf(request),
+      repeatedFields: repeatedFieldsOf(request.body),
+      example: exampleFor(request),
+    });
+  }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return apiErrors.unsupportedMediaType(context.contentType);
+      return apiErrors.unsupportedMediaType(request.headers['content-type']);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return apiErrors.payloadTooLarge(context.bodyLimit);
+      return apiErrors.payloadTooLarge(bodyLimit);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return apiErrors.invalidJson();
+      return apiErrors.invalidJson(exampleFor(request));
   }
   return apiErrors.serverError();
 }
 
 export function registerErrorHandler(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = toApiError(error, { bodyLimit, contentType: request.headers['content-type'] });
+    const apiError = toApiError(error, { bodyLimit, request });
     if (apiError.statusCode >= 500) request.log.error({ err: error }, `answered ${apiError.code}`);
     return reply
       .code(apiError.statusCode)

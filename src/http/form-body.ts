@@ -1,12 +1,23 @@
 type FormValues = Map<string, string[]>;
 
+/** How many times each flat field came, for the fields a form sent more than once (non-empty). */
+const repetitions = new WeakMap<object, ReadonlyMap<string, number>>();
+
+/**
+ * Spec 4 rule 1 joins a repeated field with a comma, which is right for checkboxes but turns a field
+ * sent twice by mistake (two EMAIL inputs) into a refused value: the error then names the repetition.
+ */
+export function repeatedFieldsOf(body: unknown): ReadonlyMap<string, number> {
+  return (typeof body === 'object' && body !== null && repetitions.get(body)) || new Map();
+}
+
 /*
  * An HTML form carries flat fields plus the bracket keys of the audit questionnaire
  * (`formData[Question]=Answer`, spec 2.3, one level deep). Spec 4 rule 1: a repeated field is joined
  * with a comma. An empty input is a field left blank, so it is dropped and a required one is reported
  * as missing.
  *
- * Issue 4: keys are data. `__proto__`, `constructor` or `prototype` end up as ordinary own properties
+ * docs/reliability.md: keys are data. `__proto__`, `constructor` or `prototype` end up as ordinary own properties
  * of null-prototype objects (never object machinery), so the schema judges them like any other name:
  * an unknown top-level field is invalid_field, a questionnaire key is an answer kept as written.
  * (qs, used before, silently dropped `__proto__` keys, losing answers and hiding unknown fields.)
@@ -32,8 +43,11 @@ export function parseFormBody(body: string): Record<string, unknown> {
     fields.set(name, group);
   }
   const result = Object.create(null) as Record<string, unknown>;
+  const repeated = new Map<string, number>();
   for (const [name, values] of fields) {
     if (Array.isArray(values)) {
+      const sent = values.filter((value) => value !== '').length;
+      if (sent > 1) repeated.set(name, sent);
       const joined = join(values);
       if (joined !== undefined) result[name] = joined;
       continue;
@@ -45,6 +59,7 @@ export function parseFormBody(body: string): Record<string, unknown> {
     }
     result[name] = group;
   }
+  repetitions.set(result, repeated);
   return result;
 }
 

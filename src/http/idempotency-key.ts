@@ -1,15 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { apiErrors } from './error-catalog.ts';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '../schemas/idempotency-key.ts';
+import { apiErrors } from '../schemas/error-catalog.ts';
 
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
-
-/**
- * Issue 4: the optional Idempotency-Key request header, 1 to 255 visible ASCII characters (a UUID
- * fits). A malformed key is refused rather than ignored: the caller believes its retries are safe.
- */
-export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7E]{1,255}$';
 const VALID_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
+/** A malformed key is refused rather than ignored: the caller believes its retries are safe. */
 export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const value = request.headers[IDEMPOTENCY_KEY_HEADER];
   if (value === undefined) return undefined;

@@ -1,43 +1,45 @@
-import accepts from 'accepts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IdempotentIntake } from '../domain/idempotent-intake.ts';
-import type { LeadRequest } from '../domain/lead.ts';
-import { LEAD_ENDPOINTS } from '../schemas/endpoints.ts';
+import type { Intake } from '../domain/intake.ts';
+import { LEAD_KINDS, type LeadKindDescriptor, type LeadRequest } from '../schemas/lead-kinds.ts';
 import { SuccessResponseSchema } from '../schemas/responses.ts';
-import { isFormRequest, requireSupportedMediaType } from './body-parsers.ts';
-import { apiErrors } from './error-catalog.ts';
+import { isBrowserFormPost, requireSupportedMediaType } from './body-parsers.ts';
+import { splitConsent } from './consent-evidence.ts';
+import { apiErrors } from '../schemas/error-catalog.ts';
+import { formErrorHandler } from './form-error-answer.ts';
+import type { FormPages } from './form-pages.ts';
 import { idempotencyKeyOf } from './idempotency-key.ts';
 
-export const THANK_YOU_PATH = '/contact/merci';
-
-/** Spec 4 rule 4: a browser form without JavaScript is redirected; anyone asking for JSON gets JSON. */
-function wantsRedirect(request: FastifyRequest): boolean {
-  return (
-    isFormRequest(request) &&
-    accepts(request.raw).type(['text/html', 'application/json']) !== 'application/json'
-  );
-}
-
-export function registerLeadRoutes(app: FastifyInstance, intake: IdempotentIntake): void {
+export function registerLeadRoutes(
+  app: FastifyInstance,
+  intake: Intake,
+  {
+    formPages,
+    bodyLimit,
+    kinds = LEAD_KINDS,
+  }: { formPages?: FormPages; bodyLimit: number; kinds?: readonly LeadKindDescriptor[] },
+): void {
   const refusedMethods = app.supportedMethods.filter(
     (method) => method !== 'POST' && method !== 'OPTIONS',
   );
 
-  for (const endpoint of LEAD_ENDPOINTS) {
+  for (const endpoint of kinds) {
     app.route({
       method: 'POST',
       url: endpoint.path,
       schema: { body: endpoint.schema, response: { 200: SuccessResponseSchema } },
       preValidation: requireSupportedMediaType,
+      errorHandler: formErrorHandler(formPages, bodyLimit),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const { data, consent } = splitConsent(request);
         const outcome = await intake.submit(
-          { kind: endpoint.kind, data: request.body } as LeadRequest,
+          { kind: endpoint.kind, data } as LeadRequest,
           idempotencyKeyOf(request),
+          consent,
         );
-        if (wantsRedirect(request)) return reply.redirect(THANK_YOU_PATH, 303);
-        return endpoint.kind === 'contact'
-          ? { success: true }
-          : { success: true, existing: outcome.existing };
+        if (isBrowserFormPost(request)) return reply.redirect(endpoint.thankYouPath, 303);
+        return endpoint.answersExisting
+          ? { success: true, existing: outcome.existing }
+          : { success: true };
       },
     });
 

@@ -1,21 +1,26 @@
-/*
- * Issue 4: logs never hold an API key, a full e-mail address or a full phone number. Leads are
- * personal data (GDPR): the journal is the one place that keeps them whole; a log line keeps just
- * enough to tell two people apart ("m***@example.fr", "******78").
+import { maskText } from '../domain/masking.ts';
+
+/** The longest part of a request URL that is logged: enough for any real path and query. */
+export const LOGGED_URL_MAX = 512;
+
+/**
+ * A request URL as logged: cut to LOGGED_URL_MAX characters (a 64 KB URL costs no more to log than a
+ * short one), percent-escapes decoded and "+" read as a space so that `?email=marie%40example.fr` or
+ * `?tel=06+12+34+56+78` are masked like the plain text they stand for, then masked.
  */
-
-const EMAIL = /([\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]*@([\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+)/gu;
-// Eight digits or more, optionally after "+" and split by spaces, dots or dashes; not inside a word or UUID.
-const PHONE = /(?<![\p{L}\p{N}_-])\+?\d(?:[ .-]?\d){7,16}(?![\p{L}\p{N}_-])/gu;
-// Brevo keys ("xkeysib-…", "xsmtpsib-…") and anything written as "api-key: …" or "apiKey=…".
-const API_KEY =
-  /\b(?:xkeysib|xsmtpsib)-[A-Za-z0-9-]+|\b(api[-_]?key["']?\s*[:=]\s*["']?)[^\s"',;]+/gi;
-
-export function maskText(text: string): string {
-  return text
-    .replace(API_KEY, (_match, label?: string) => `${label ?? ''}[masqué]`)
-    .replace(EMAIL, '$1***@$2')
-    .replace(PHONE, (match) => `******${match.slice(-2)}`);
+export function maskUrl(url: string): string {
+  const cut =
+    url.length > LOGGED_URL_MAX
+      ? `${url.slice(0, LOGGED_URL_MAX)}…[${url.length - LOGGED_URL_MAX} caractères coupés]`
+      : url;
+  const decoded = cut.replace(/\+/g, ' ').replace(/(?:%[0-9A-Fa-f]{2})+/g, (escapes) => {
+    try {
+      return decodeURIComponent(escapes);
+    } catch {
+      return escapes;
+    }
+  });
+  return maskText(decoded);
 }
 
 /** Masks every string inside a logged value; Errors become plain objects so nothing escapes. */

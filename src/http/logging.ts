@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyLoggerOptions } from 'fastify';
 import type { LoggerOptions } from 'pino';
-import { maskText, maskValue, serializeError, setOwn } from './log-masking.ts';
+import { maskText } from '../domain/masking.ts';
+import { maskUrl, maskValue, serializeError, setOwn } from './log-masking.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
-// A caller's (or a proxy's) id is kept only when it cannot forge log lines or blow up their size.
+// A caller's (or a proxy's) id is kept only when it is a short token of safe characters (a UUID, a
+// load balancer's trace id): never a way to forge log lines, spoof another request or bloat the logs.
 const SERIALIZED_KEYS = new Set(['req', 'res', 'err', 'error']);
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** Fastify's genReqId: reuse a sane incoming X-Request-Id so a proxy's id follows the request, else a UUID. */
 export function requestIdFor(request: IncomingMessage): string {
@@ -24,7 +26,7 @@ export function registerRequestIdHeader(app: FastifyInstance): void {
 
 /**
  * Structured JSON logs (pino) in which personal data and secrets are masked wherever they appear:
- * in the message, in any logged object, in errors and their causes (issue 4).
+ * in the message, in any logged object, in errors and their causes (docs/reliability.md).
  */
 export function loggerOptions(
   level: string,
@@ -48,7 +50,7 @@ export function loggerOptions(
       err: (error: unknown) => maskValue(error instanceof Error ? serializeError(error) : error),
       req: (request: { method: string; url: string; ip?: string }) => ({
         method: request.method,
-        url: maskText(request.url),
+        url: maskUrl(request.url),
         remoteAddress: request.ip,
       }),
     },

@@ -1,8 +1,9 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import { CounterHealth, failOpenRedisStore } from './fail-open-counters.ts';
 import type { RateLimitSettings } from './rate-limit.ts';
-import type { Store } from '../store/store.ts';
+import type { Store } from '../domain/store.ts';
 
 type IncrCallback = Parameters<FastifyRateLimitStore['incr']>[1];
 
@@ -12,7 +13,7 @@ interface RouteInfo {
 }
 
 /**
- * Issue 5: @fastify/rate-limit counters kept in the shared database (Store.rateLimits), so N nodes behind a
+ * docs/deployment.md: @fastify/rate-limit counters kept in the shared database (Store.rateLimits), so N nodes behind a
  * load balancer count one client's requests together instead of N times over. Each route counts apart,
  * as with the plugin's own stores.
  */
@@ -41,9 +42,10 @@ export function databaseRateLimitStore(store: Store): FastifyRateLimitStoreCtor 
 
 /**
  * Where the counters live: in memory for one node on SQLite (no extra write per request); in Redis
- * when REDIS_URL is set; else in the shared database as soon as DATABASE_URL makes several nodes
- * possible. A counter store that cannot be reached fails the request (500 server_error), as the
- * journal does: limits are never silently dropped.
+ * when REDIS_URL is set, falling back to per-node memory while Redis is unreachable (a lead is
+ * never refused because a counter store is down); else in the shared database as soon as
+ * DATABASE_URL makes several nodes possible (where the journal lives too: down, it fails the
+ * request anyway).
  */
 export function rateLimitCounters(
   app: FastifyInstance,
@@ -53,23 +55,23 @@ export function rateLimitCounters(
     database: { connectTimeoutMs: number };
   },
   store: Store,
-): Pick<RateLimitSettings, 'store' | 'redis'> {
+): { settings: Pick<RateLimitSettings, 'store'>; health?: CounterHealth } {
   if (config.redisUrl) {
     const redis = new Redis(config.redisUrl, {
       connectTimeout: config.database.connectTimeoutMs,
-      // While Redis is away a request fails after one reconnection attempt instead of hanging.
-      maxRetriesPerRequest: 1,
+      // While Redis is away a command fails at once (and the node counts in memory) instead of
+      // waiting in a queue; one that gets no answer gives up after the connect timeout.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: config.database.connectTimeoutMs,
     });
-    let lastReport = 0;
-    redis.on('error', (error: Error) => {
-      if (Date.now() - lastReport < 30_000) return;
-      lastReport = Date.now();
-      app.log.error({ err: error }, 'rate limit: Redis unreachable, POST requests answer 500');
-    });
+    const health = new CounterHealth(app.log);
+    // ioredis reconnects by itself; its errors are already summed up by CounterHealth's warning.
+    redis.on('error', () => {});
     app.addHook('onClose', async () => {
       redis.disconnect();
     });
-    return { redis };
+    return { settings: { store: failOpenRedisStore(redis, health) }, health };
   }
-  return config.databaseUrl ? { store: databaseRateLimitStore(store) } : {};
+  return { settings: config.databaseUrl ? { store: databaseRateLimitStore(store) } : {} };
 }

@@ -1,6 +1,6 @@
 import type { FastifyServerOptions } from 'fastify';
 
-/** Issue 4: how long a client may take before the server gives its socket back. */
+/** docs/reliability.md: how long a client may take before the server gives its socket back. */
 export interface ServerTimeouts {
   /** Whole request head (slowloris drips header lines forever: this cuts it). */
   headersMs: number;

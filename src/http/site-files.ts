@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { MANIFEST_FILE, type SiteManifest } from './site-manifest.ts';
+import { MANIFEST_FILE, type SiteManifest } from '../schemas/site-manifest.ts';
 import type { Encoding } from './site-negotiation.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -16,7 +16,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
- * Issue 4: strict, and still compatible with the forms (same-origin posts and fetch, external
+ * docs/site.md: strict, and still compatible with the forms (same-origin posts and fetch, external
  * script and stylesheet). No 'unsafe-inline' anywhere.
  */
 export const HTML_SECURITY_HEADERS: Record<string, string> = {
@@ -34,6 +34,9 @@ export interface Representation {
   headers: Record<string, string>;
   etag: string;
   notModified: Record<string, string>;
+  /** The same headers as Node's flat [name, value, …] list, content-length included (fast path). */
+  flatHeaders: readonly string[];
+  flatNotModified: readonly string[];
 }
 
 export type StaticFile = { [E in Encoding]?: Representation } & { identity: Representation };
@@ -62,22 +65,24 @@ export function loadFile(dir: string, file: string, options: FileOptions): Stati
       'cache-control': options.cacheControl,
       ...(options.vary && { vary: options.vary }),
     };
+    const headers: Record<string, string> = {
+      'content-type': type,
+      ...common,
+      ...(encoding !== 'identity' && { 'content-encoding': encoding }),
+      // Agents budget their context with it (about four characters a token).
+      ...(isMarkdown && {
+        'x-markdown-tokens': String(Math.ceil(identity.toString('utf8').length / 4)),
+      }),
+      ...(type.startsWith('text/html') && HTML_SECURITY_HEADERS),
+      ...options.extraHeaders,
+    };
     return {
       body,
       etag,
       notModified: common,
-      headers: {
-        'content-type': type,
-        ...common,
-        'x-content-type-options': 'nosniff',
-        ...(encoding !== 'identity' && { 'content-encoding': encoding }),
-        // Agents budget their context with it (about four characters a token).
-        ...(isMarkdown && {
-          'x-markdown-tokens': String(Math.ceil(identity.toString('utf8').length / 4)),
-        }),
-        ...(type.startsWith('text/html') && HTML_SECURITY_HEADERS),
-        ...options.extraHeaders,
-      },
+      headers,
+      flatHeaders: [...Object.entries(headers).flat(), 'content-length', String(body.length)],
+      flatNotModified: Object.entries(common).flat(),
     };
   };
   const result: StaticFile = { identity: representation(identity, 'identity') };

@@ -1,6 +1,6 @@
 /*
- * Content negotiation for the pre-rendered site (issue 3), small and allocation-light because it
- * runs on every page request (issue 4 benchmarks it against nginx).
+ * Content negotiation for the pre-rendered site (docs/site.md), small and allocation-light because it
+ * runs on every page request (benchmarks it against nginx, docs/performance.md).
  */
 
 /** q-value of each media range or coding in an Accept-style header, e.g. {"text/html": 1}. */
@@ -35,6 +35,26 @@ function qualityOf(accepted: Map<string, number>, type: string): number {
  */
 export function prefersMarkdown(accept: string | undefined): boolean {
   if (!accept || !accept.includes('markdown')) return false;
+  return remembered(markdownDecisions, accept, decideMarkdown);
+}
+
+/**
+ * Clients send a handful of distinct Accept headers (each browser or agent always the same one), so
+ * each decision is parsed once and then read from a small map: a page request allocates nothing here.
+ * The map is bounded and starts afresh when full, so odd headers cannot grow it.
+ */
+const REMEMBERED_HEADERS = 256;
+function remembered<T>(decisions: Map<string, T>, header: string, decide: (h: string) => T): T {
+  const known = decisions.get(header);
+  if (known !== undefined) return known;
+  if (decisions.size >= REMEMBERED_HEADERS) decisions.clear();
+  const decision = decide(header);
+  decisions.set(header, decision);
+  return decision;
+}
+const markdownDecisions = new Map<string, boolean>();
+
+function decideMarkdown(accept: string): boolean {
   const accepted = qualities(accept);
   const markdown = accepted.get('text/markdown') ?? accepted.get('text/x-markdown') ?? 0;
   return markdown > 0 && markdown >= qualityOf(accepted, 'text/html');
@@ -48,6 +68,16 @@ export function pickEncoding(
   available: { br: boolean; gzip: boolean },
 ): Encoding {
   if (!acceptEncoding) return 'identity';
+  const decisions = encodingDecisions[(available.br ? 2 : 0) + (available.gzip ? 1 : 0)]!;
+  return remembered(decisions, acceptEncoding, (header) => decideEncoding(header, available));
+}
+/** One map per set of available encodings (none, gzip, br, both). */
+const encodingDecisions = [0, 1, 2, 3].map(() => new Map<string, Encoding>());
+
+function decideEncoding(
+  acceptEncoding: string,
+  available: { br: boolean; gzip: boolean },
+): Encoding {
   const accepted = qualities(acceptEncoding);
   const star = accepted.get('*') ?? 0;
   const br = available.br ? (accepted.get('br') ?? star) : 0;

@@ -1,42 +1,59 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { loadFile, readManifest, type StaticFile } from './site-files.ts';
+import type { IncomingHttpHeaders } from 'node:http';
+import { loadFile, readManifest, type Representation, type StaticFile } from './site-files.ts';
 import { matchesEtag, pickEncoding, prefersMarkdown } from './site-negotiation.ts';
 
 const PAGE_CACHE = 'public, max-age=300';
 const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 
-function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile, status = 200) {
-  const encoding = pickEncoding(request.headers['accept-encoding'], {
+/** The representation a request gets: Markdown or HTML, then the encoding, then 304 or 200. */
+export interface Selected {
+  status: 200 | 304 | 404;
+  representation: Representation;
+}
+
+function select(headers: IncomingHttpHeaders, file: StaticFile, status: 200 | 404): Selected {
+  const encoding = pickEncoding(headers['accept-encoding'], {
     br: file.br !== undefined,
     gzip: file.gzip !== undefined,
   });
   const representation = file[encoding] ?? file.identity;
-  if (status === 200 && matchesEtag(request.headers['if-none-match'], representation.etag)) {
-    return reply.code(304).headers(representation.notModified).send();
+  if (status === 200 && matchesEtag(headers['if-none-match'], representation.etag)) {
+    return { status: 304, representation };
   }
+  return { status, representation };
+}
+
+function send(reply: FastifyReply, { status, representation }: Selected) {
+  if (status === 304) return reply.code(304).headers(representation.notModified).send();
   return reply.code(status).headers(representation.headers).send(representation.body);
 }
 
+/** Every public file by exact path, each a choice between representations by request headers. */
+export type SiteFiles = ReadonlyMap<string, (headers: IncomingHttpHeaders) => Selected>;
+
 export interface SiteHandlers {
+  /** The site's files, for the page fast path (src/http/page-fast-path.ts). */
+  files: SiteFiles;
   /** The 404 page (HTML, or its Markdown when asked for) for a path that is not under /api/. */
   notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply;
 }
 
 /**
- * Serves dist/ from memory (issue 4: @fastify/static is ~6× slower than nginx): every file and its
- * headers are loaded once here, and a request only picks a representation. GET and HEAD.
+ * Serves dist/ from memory (@fastify/static is ~6× slower than nginx: docs/performance.md): every
+ * file and its headers are loaded once here, and a request only picks a representation. GET and
+ * HEAD. The same table answers through Fastify and through the page fast path.
  */
 export function registerSite(app: FastifyInstance, dir: string): SiteHandlers {
   const manifest = readManifest(dir);
-  const route = (
-    url: string,
-    handler: (request: FastifyRequest, reply: FastifyReply) => FastifyReply,
-  ) => {
+  const files = new Map<string, (headers: IncomingHttpHeaders) => Selected>();
+  const route = (url: string, choose: (headers: IncomingHttpHeaders) => Selected) => {
     // A route the API already owns (/openapi.json) keeps its handler: same document, one source.
-    // Issue 4: no request log lines for these files (warnings and errors still are): two masked
-    // lines per page view cost 40 % of the throughput against nginx (bench/RESULTS.md). API
-    // requests keep theirs.
-    if (!app.hasRoute({ method: 'GET', url })) app.get(url, { logLevel: 'warn' }, handler);
+    if (app.hasRoute({ method: 'GET', url })) return;
+    files.set(url, choose);
+    // No request log lines for these files (warnings and errors still are): two masked lines per
+    // page view cost 40 % of the throughput against nginx (docs/performance.md).
+    app.get(url, { logLevel: 'warn' }, (request, reply) => send(reply, choose(request.headers)));
   };
 
   for (const page of manifest.pages) {
@@ -58,13 +75,13 @@ export function registerSite(app: FastifyInstance, dir: string): SiteHandlers {
       vary: 'Accept-Encoding',
       extraHeaders: { link: `<${canonical}>; rel="canonical"` },
     });
-    route(page.path, (request, reply) =>
-      send(request, reply, prefersMarkdown(request.headers.accept) ? negotiated : html),
+    route(page.path, (headers) =>
+      select(headers, prefersMarkdown(headers.accept) ? negotiated : html, 200),
     );
-    route(page.markdownPath, (request, reply) => send(request, reply, markdown));
+    route(page.markdownPath, (headers) => select(headers, markdown, 200));
     if (page.path !== '/') {
       // One URL per page: "/services/" answers with a permanent redirect to "/services".
-      route(`${page.path}/`, (request, reply) => {
+      app.get(`${page.path}/`, { logLevel: 'warn' }, (request, reply) => {
         const query = request.url.indexOf('?');
         return reply.redirect(page.path + (query === -1 ? '' : request.url.slice(query)), 301);
       });
@@ -76,19 +93,22 @@ export function registerSite(app: FastifyInstance, dir: string): SiteHandlers {
       cacheControl: entry.immutable ? IMMUTABLE_CACHE : PAGE_CACHE,
       vary: 'Accept-Encoding',
     });
-    route(entry.path, (request, reply) => send(request, reply, file));
+    route(entry.path, (headers) => select(headers, file, 200));
   }
 
   const noCache = { cacheControl: 'no-cache', vary: 'Accept, Accept-Encoding' };
   const notFoundHtml = loadFile(dir, manifest.notFound.html, noCache);
   const notFoundMarkdown = loadFile(dir, manifest.notFound.markdown, noCache);
   return {
+    files,
     notFound: (request, reply) =>
       send(
-        request,
         reply,
-        prefersMarkdown(request.headers.accept) ? notFoundMarkdown : notFoundHtml,
-        404,
+        select(
+          request.headers,
+          prefersMarkdown(request.headers.accept) ? notFoundMarkdown : notFoundHtml,
+          404,
+        ),
       ),
   };
 }

@@ -1,4 +1,5 @@
-import type { Lead } from '../domain/lead.ts';
+import { emailOf, type Lead } from '../domain/lead.ts';
+import { leadKindOf, type LeadKindDescriptor } from '../schemas/lead-kinds.ts';
 import type { MailMessage, MailSettings } from './mail-message.ts';
 
 /*
@@ -6,8 +7,9 @@ import type { MailMessage, MailSettings } from './mail-message.ts';
  * (not even the first name): a form that mails strangers' words to any address is a spam relay.
  */
 export function confirmationEmail(
-  lead: Lead & { kind: 'contact' },
+  lead: Lead,
   settings: MailSettings,
+  kind: LeadKindDescriptor = leadKindOf(lead.kind),
 ): MailMessage {
   const subject = 'Nous avons bien reçu votre demande';
   const lines = [
@@ -28,7 +30,7 @@ export function confirmationEmail(
     .join('')}</body></html>`;
   return {
     role: 'confirmation',
-    to: { name: '', address: lead.data.EMAIL },
+    to: { name: '', address: emailOf(lead, kind) },
     subject,
     text: lines.join('\n'),
     html,

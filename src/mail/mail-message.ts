@@ -11,8 +11,8 @@ export interface MailAddress {
 
 /** One e-mail, provider-neutral: nodemailer and Brevo's /smtp/email both take these parts. */
 export interface MailMessage {
-  /** Stable per lead, so a provider can tell a retry from a new message. */
-  role: 'confirmation' | 'notification';
+  /** Stable per lead (or per alert), so a provider can tell a retry from a new message. */
+  role: 'confirmation' | 'notification' | 'dead-letter-alert';
   to: MailAddress;
   replyTo?: MailAddress;
   subject: string;
@@ -20,22 +20,38 @@ export interface MailMessage {
   html: string;
 }
 
-/**
- * Header values come from strangers: a CR or LF would let them add headers of their own (issue 4), and
- * other control characters (NUL, VT, NEL, U+2028…) confuse some mail software. Cut by code point, so a
- * bound never splits an emoji into half a surrogate pair.
+/*
+ * Header values come from strangers, and every provider (SMTP, outbox, Brevo) writes them from here
+ * (docs/reliability.md, "Hostile input"):
+ * - a CR or LF would let them add headers of their own; other control characters (NUL, VT, NEL,
+ *   U+2028…) confuse some mail software: each run becomes one space;
+ * - an RFC 2047 encoded-word (`=?UTF-8?Q?=0D=0ABcc:…?=`) written verbatim is decoded by the reader's
+ *   client into those very CR/LF: `=?` is broken up as `= ?`, which no client decodes;
+ * - Unicode format characters (bidi overrides U+202E, marks U+200E, U+FEFF, zero-width spaces) make a
+ *   subject read backwards or hide text: dropped, except the zero-width joiner that emoji need.
+ * Cut by code point, so a bound never splits an emoji into half a surrogate pair.
  */
+const LINE_BREAKING = /[\p{Cc}\p{Zl}\p{Zp}]+/gu;
+const INVISIBLE_FORMAT = /(?!\u200d)\p{Cf}/gu;
+
 export function headerSafe(value: string, maxLength: number): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  const flat = value
+    .replace(LINE_BREAKING, ' ')
+    .replace(INVISIBLE_FORMAT, '')
+    .replaceAll('=?', '= ?')
+    .trim();
   return Array.from(flat).slice(0, maxLength).join('').trim();
 }
 
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Escapes text for element content and quoted attribute values alike (e-mails and site pages). */
+export function escapeHtml(value: string | number): string {
+  return String(value).replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
 }

@@ -1,15 +1,21 @@
-import { ERROR_STATUS } from '../http/error-catalog.ts';
-import { IDEMPOTENCY_KEY_PATTERN } from '../http/idempotency-key.ts';
-import { LEAD_ENDPOINTS } from '../schemas/endpoints.ts';
+import { ERROR_STATUS } from '../schemas/responses.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../schemas/idempotency-key.ts';
+import {
+  endpointCount,
+  inFrenchWords,
+  LEAD_KINDS,
+  type LeadKindDescriptor,
+} from '../schemas/lead-kinds.ts';
 import { ErrorResponseSchema, SuccessResponseSchema } from '../schemas/responses.ts';
+import { errorExamples } from './error-examples.ts';
 
 /**
- * Error statuses each endpoint can answer (spec 4: 400, 405, 415, 500, 502; issue 4 adds 409 for
+ * Error statuses each endpoint can answer (spec 4: 400, 405, 415, 500, 502; docs/reliability.md adds 409 for
  * Idempotency-Key conflicts and 413 and 429 for the limits).
  */
 const OPERATION_ERROR_STATUSES = [400, 405, 409, 413, 415, 429, 500, 502] as const;
 
-/** Issue 4: retries without duplicates. */
+/** docs/reliability.md: retries without duplicates. */
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -26,9 +32,12 @@ function codesFor(status: number): string[] {
     .map(([name]) => name);
 }
 
-function errorResponse(status: number) {
+function errorResponse(status: number, examples: Record<string, object> | undefined) {
   return {
-    description: `Erreur ; error.code vaut ${codesFor(status).join(' ou ')}.`,
+    description:
+      status === 502
+        ? `Mode synchrone seulement (DELIVERY=sync) : le prestataire d’envoi a échoué ; la demande est enregistrée et sera transmise plus tard. error.code vaut ${codesFor(status).join(' ou ')}.`
+        : `Erreur ; error.code vaut ${codesFor(status).join(' ou ')}.`,
     ...(status === 405 && {
       headers: {
         Allow: {
@@ -42,7 +51,25 @@ function errorResponse(status: number) {
         'Retry-After': { description: 'Secondes à attendre.', schema: { type: 'integer' } },
       },
     }),
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/ErrorResponse' },
+        ...(examples && { examples }),
+      },
+    },
+  };
+}
+
+/** A free-keyed object field of a form travels as bracket keys: formData[Question]=Réponse. */
+function formEncoding(properties: object) {
+  const objects = Object.entries(properties)
+    .filter(([, schema]) => (schema as { patternProperties?: unknown }).patternProperties)
+    .map(([name]) => name);
+  if (objects.length === 0) return {};
+  return {
+    encoding: Object.fromEntries(
+      objects.map((name) => [name, { style: 'deepObject', explode: true }]),
+    ),
   };
 }
 
@@ -50,10 +77,14 @@ function errorResponse(status: number) {
  * OpenAPI 3.1 speaks JSON Schema natively, so the document embeds the very schema objects Fastify
  * validates with: the published contract cannot drift from the code.
  */
-export function buildOpenApiDocument(siteUrl: string) {
+export function buildOpenApiDocument(
+  siteUrl: string,
+  kinds: readonly LeadKindDescriptor[] = LEAD_KINDS,
+) {
   const paths = Object.fromEntries(
-    LEAD_ENDPOINTS.map((endpoint) => {
+    kinds.map((endpoint) => {
       const schema = { $ref: `#/components/schemas/${endpoint.schemaName}` };
+      const examples = errorExamples(endpoint);
       return [
         endpoint.path,
         {
@@ -69,16 +100,14 @@ export function buildOpenApiDocument(siteUrl: string) {
                 'application/json': { schema },
                 'application/x-www-form-urlencoded': {
                   schema,
-                  ...(endpoint.kind === 'audit' && {
-                    // Bracket keys: formData[Question]=Réponse.
-                    encoding: { formData: { style: 'deepObject', explode: true } },
-                  }),
+                  ...formEncoding(endpoint.schema.properties),
                 },
               },
             },
             responses: {
               200: {
-                description: 'Demande enregistrée et transmise.',
+                description:
+                  'Demande enregistrée : elle est écrite sur disque avant la réponse, puis transmise (aussitôt, et à nouveau plus tard en cas d’échec du prestataire).',
                 content: {
                   'application/json': { schema: { $ref: '#/components/schemas/SuccessResponse' } },
                 },
@@ -89,12 +118,15 @@ export function buildOpenApiDocument(siteUrl: string) {
                 headers: {
                   Location: {
                     description: 'Page de remerciement.',
-                    schema: { type: 'string', const: '/contact/merci' },
+                    schema: { type: 'string', const: endpoint.thankYouPath },
                   },
                 },
               },
               ...Object.fromEntries(
-                OPERATION_ERROR_STATUSES.map((status) => [status, errorResponse(status)]),
+                OPERATION_ERROR_STATUSES.map((status) => [
+                  status,
+                  errorResponse(status, examples.get(status)),
+                ]),
               ),
             },
           },
@@ -110,22 +142,22 @@ export function buildOpenApiDocument(siteUrl: string) {
       version: '1.0.0',
       summary:
         'Demande de contact ou de diagnostic gratuit, inscription à la lettre, audit sectoriel.',
-      description:
-        'Trois points d’accès sans authentification. Corps en JSON (Content-Type: application/json) ou en formulaire HTML (application/x-www-form-urlencoded ; un champ répété est joint par une virgule). Un champ vide compte comme absent : obligatoire, il donne missing_field. Réponses en JSON, erreurs comprises, avec un code stable. Règle de consentement : n’envoyez une demande qu’avec l’accord explicite de la personne concernée. Page lisible : /developers.',
+      description: `${endpointCount(kinds, { capitalized: true })} sans authentification. Corps en JSON (Content-Type: application/json) ou en formulaire HTML (application/x-www-form-urlencoded ; un champ répété est joint par une virgule). Un champ vide compte comme absent : obligatoire, il donne missing_field. Réponses en JSON, erreurs comprises, avec un code stable. Règle de consentement : n’envoyez une demande qu’avec l’accord explicite de la personne concernée, sur le texte de consentement de la demande (voir la propriété consent de chaque corps : la version actuelle y est citée mot pour mot) ; indiquez la version acceptée dans consent.version et, pour un assistant IA, consent.channel = agent. Chaque demande est enregistrée avec cette preuve (empreinte SHA-256 du texte, date, canal, réseau d’origine tronqué). Page lisible : /developers.`,
       contact: { name: 'Agence', url: `${siteUrl}/contact` },
       license: { name: 'Usage public de l’interface', url: `${siteUrl}/developers` },
     },
     servers: [{ url: siteUrl }],
     security: [],
     tags: [
-      { name: 'Demandes', description: 'Les trois actions possibles sans passer par le site.' },
+      {
+        name: 'Demandes',
+        description: `Les ${inFrenchWords(kinds.length)} actions possibles sans passer par le site.`,
+      },
     ],
     paths,
     components: {
       schemas: {
-        ...Object.fromEntries(
-          LEAD_ENDPOINTS.map((endpoint) => [endpoint.schemaName, endpoint.schema]),
-        ),
+        ...Object.fromEntries(kinds.map((endpoint) => [endpoint.schemaName, endpoint.schema])),
         SuccessResponse: SuccessResponseSchema,
         ErrorResponse: ErrorResponseSchema,
       },

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { CallBudget } from './call-budget.ts';
 
 /**
  * A minimal client for Brevo's API v3: one JSON POST with the `api-key` header, a deadline shared
@@ -46,6 +47,8 @@ export interface BrevoClientOptions {
   timeoutMs: number;
   /** Pause before the retry. */
   retryDelayMs?: number;
+  /** The account's call budget, shared by every node (docs/delivery.md). */
+  budget?: CallBudget;
   fetch?: typeof fetch;
 }
 
@@ -53,6 +56,8 @@ export type BrevoClient = (
   path: string,
   payload: unknown,
   signal: AbortSignal,
+  /** POST unless said otherwise; a DELETE (erasure, docs/consent.md) sends no body. */
+  method?: 'POST' | 'DELETE',
 ) => Promise<BrevoAnswer>;
 
 const SNIPPET_LENGTH = 300;
@@ -64,27 +69,37 @@ export function createBrevoClient({
   apiUrl,
   timeoutMs,
   retryDelayMs = 200,
+  budget,
   fetch: fetchImpl = fetch,
 }: BrevoClientOptions): BrevoClient {
-  async function attempt(path: string, payload: unknown, deadline: AbortSignal) {
-    const call = `POST ${path}`;
+  async function attempt(
+    method: 'POST' | 'DELETE',
+    path: string,
+    payload: unknown,
+    deadline: AbortSignal,
+    until: number,
+  ) {
+    const call = `${method} ${path}`;
+    await budget?.take(path, until - Date.now(), deadline);
     let response: Response;
     let text: string;
     try {
       response = await fetchImpl(`${apiUrl}${path}`, {
-        method: 'POST',
+        method,
         headers: {
           'api-key': apiKey,
-          'content-type': 'application/json',
+          ...(method === 'POST' && { 'content-type': 'application/json' }),
           accept: 'application/json',
         },
-        body: JSON.stringify(payload),
+        body: method === 'POST' ? JSON.stringify(payload) : undefined,
         signal: deadline,
       });
       text = await response.text();
     } catch (error) {
       throw new BrevoError(`${call}: no answer (${reasonOf(error, timeoutMs)})`, { cause: error });
     }
+    const reset = response.status === 429 ? resetSeconds(response.headers) : undefined;
+    if (reset !== undefined) await budget?.rateLimited(path, reset);
     const body = parseBody(text);
     if (response.ok && body !== GARBAGE) return { status: response.status, body };
     if (response.ok) {
@@ -105,25 +120,33 @@ export function createBrevoClient({
     });
   }
 
-  return async function post(path, payload, signal) {
+  return async function post(path, payload, signal, method = 'POST') {
     // One deadline for the call, retry included; the caller's signal (the intake's) also ends it.
     // Ours falls a little before the intake's, so the journal names the call that went silent.
     const ownDeadline = timeoutMs - Math.min(100, Math.floor(timeoutMs / 10));
     const deadline = AbortSignal.any([signal, AbortSignal.timeout(ownDeadline)]);
+    const until = Date.now() + ownDeadline;
     try {
-      return await attempt(path, payload, deadline);
+      return await attempt(method, path, payload, deadline, until);
     } catch (error) {
       if (!isTransient(error) || deadline.aborted) throw error;
-      // Brevo's SDK retries 408, 429 and 5xx. Both our POSTs are safe to repeat: the contact call is
-      // an upsert and every e-mail carries an idempotency key. One retry, within the same deadline.
+      // Brevo's SDK retries 408, 429 and 5xx. Our calls are safe to repeat: the contact call is an
+      // upsert, every e-mail carries an idempotency key, a DELETE deletes once. One retry, within
+      // the same deadline.
       try {
         await sleep(retryDelayMs, undefined, { signal: deadline });
       } catch {
         throw error;
       }
-      return attempt(path, payload, deadline);
+      return attempt(method, path, payload, deadline, until);
     }
   };
+}
+
+/** Brevo's 429 says when its window resets: `x-sib-ratelimit-reset`, in seconds. */
+function resetSeconds(headers: Headers): number | undefined {
+  const reset = Number(headers.get('x-sib-ratelimit-reset') ?? Number.NaN);
+  return Number.isFinite(reset) && reset > 0 ? reset : undefined;
 }
 
 function isTransient(error: unknown): boolean {

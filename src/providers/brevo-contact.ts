@@ -1,29 +1,32 @@
 import type { Config } from '../config.ts';
 import type { Lead } from '../domain/lead.ts';
 import { emailOf } from '../domain/lead.ts';
+import {
+  leadKindOf,
+  textField,
+  type BrevoListSetting,
+  type LeadKindDescriptor,
+} from '../schemas/lead-kinds.ts';
 import { BrevoError, type BrevoClient } from './brevo-client.ts';
 
-export type BrevoLists = Pick<
-  Config['mail']['brevo'],
-  'contactListId' | 'newsletterListId' | 'auditListId'
->;
+export type BrevoLists = Pick<Config['mail']['brevo'], BrevoListSetting>;
 
 /** Body of Brevo's `POST /contacts` (definition `createContact`). */
 export interface CreateContact {
   email: string;
   attributes: Record<string, string>;
   listIds?: number[];
-  updateEnabled: true;
+  /** Never true: an unauthenticated form must not rewrite a known contact (docs/brevo.md). */
+  updateEnabled: false;
 }
 
 /*
- * The contact form's field names are the Brevo attribute names (capitals, as Brevo requires). EMAIL
- * is the identity, SMS__COUNTRY_CODE is folded into SMS, and TOOL_DATA (a JSON blob of up to 20 000
- * characters) stays in the journal and the agency's e-mail rather than in a CRM text attribute.
+ * The names of the person (PRENOM, NOM) and the phone (SMS) come from the fields the lead's kind names.
+ * The contact form's other field names are Brevo attribute names already (capitals, as Brevo requires)
+ * and are copied when present. TOOL_DATA (a JSON blob of up to 20 000 characters) stays in the journal
+ * and the agency's e-mail rather than in a CRM text attribute.
  */
-const CONTACT_ATTRIBUTES = [
-  'PRENOM',
-  'NOM',
+const COPIED_ATTRIBUTES = [
   'JOB_TITLE',
   'TYPE_BESOIN',
   'SERVICE',
@@ -31,29 +34,26 @@ const CONTACT_ATTRIBUTES = [
   'TOOL_SOURCE',
 ] as const;
 
-export function contactPayload(lead: Lead, lists: BrevoLists): CreateContact {
+export function contactPayload(
+  lead: Lead,
+  lists: BrevoLists,
+  kind: LeadKindDescriptor = leadKindOf(lead.kind),
+): CreateContact {
+  const field = (name: string | undefined) => textField(lead.data, name);
   const attributes: Record<string, string> = {};
-  let listId: number | undefined;
-  let phone: string | undefined;
-  if (lead.kind === 'contact') {
-    for (const name of CONTACT_ATTRIBUTES) {
-      const value = lead.data[name];
-      if (value) attributes[name] = value;
-    }
-    phone = internationalNumber(lead.data.SMS, lead.data.SMS__COUNTRY_CODE);
-    listId = lists.contactListId;
-  } else {
-    attributes.PRENOM = lead.data.firstName;
-    if (lead.data.lastName) attributes.NOM = lead.data.lastName;
-    if (lead.kind === 'audit') phone = internationalNumber(lead.data.phone, undefined);
-    listId = lead.kind === 'subscribe' ? lists.newsletterListId : lists.auditListId;
-  }
-  if (phone) attributes.SMS = phone;
+  const copy = (attribute: string, value: string | undefined) => {
+    if (value) attributes[attribute] = value;
+  };
+  copy('PRENOM', field(kind.fields.firstName));
+  copy('NOM', field(kind.fields.lastName));
+  for (const name of COPIED_ATTRIBUTES) copy(name, field(name));
+  copy('SMS', internationalNumber(field(kind.fields.phone), field(kind.fields.phoneCountryCode)));
+  const listId = lists[kind.brevoList.setting];
   return {
-    email: emailOf(lead),
+    email: emailOf(lead, kind),
     attributes,
     ...(listId !== undefined && { listIds: [listId] }),
-    updateEnabled: true,
+    updateEnabled: false,
   };
 }
 
@@ -76,31 +76,33 @@ export function internationalNumber(
   return `+${prefix.replace(/^\+/, '')}${digits.replace(/^0/, '')}`;
 }
 
-export interface UpsertResult {
-  /** 201 → false, 204 → true; undefined when Brevo answered another 2xx (the journal then decides). */
+export interface SaveResult {
+  /** 201 → false, already a contact → true; undefined when Brevo answered another 2xx (the journal then decides). */
   existing: boolean | undefined;
   detail: string;
 }
 
 /**
- * Creates or updates the contact in one call (`updateEnabled: true`) and reads "already known" from
- * the status Brevo's contract gives: 201 created, 204 updated. See docs/brevo.md for why one upsert
- * rather than create-then-update. If Brevo refuses only the phone number (malformed, or already held
- * by another contact: `duplicate_identifiers: ['SMS']`), the contact is saved once more without it.
+ * Creates the contact if Brevo does not know the address (201), and otherwise only adds it to the
+ * list: anyone can type anyone's address in a form, so a known contact's name, phone or answers are
+ * never overwritten from a request nobody authenticated (docs/brevo.md, "Known contacts"). If Brevo
+ * refuses only the phone number (malformed, or already held by another contact:
+ * `duplicate_identifiers: ['SMS']`), the contact is created once more without it.
  */
-export async function upsertContact(
+export async function saveContact(
   post: BrevoClient,
   payload: CreateContact,
   signal: AbortSignal,
-): Promise<UpsertResult> {
+): Promise<SaveResult> {
   let answer;
   try {
     answer = await post('/contacts', payload, signal);
   } catch (error) {
+    if (isKnownAddress(error)) return addKnownContactToList(post, payload, signal);
     if (!(payload.attributes.SMS && isPhoneRefusal(error))) throw error;
     const attributes = { ...payload.attributes };
     delete attributes.SMS;
-    answer = await post('/contacts', { ...payload, attributes }, signal);
+    return saveContact(post, { ...payload, attributes }, signal);
   }
   if (answer.status === 201) {
     const id = (answer.body as { id?: unknown } | undefined)?.id;
@@ -109,8 +111,37 @@ export async function upsertContact(
       detail: `contact created${typeof id === 'number' ? ` (id ${id})` : ''}`,
     };
   }
-  if (answer.status === 204) return { existing: true, detail: 'contact updated' };
   return { existing: undefined, detail: `contact saved (${answer.status})` };
+}
+
+/** `POST /contacts/lists/{listId}/contacts/add` touches list membership only, never attributes. */
+async function addKnownContactToList(
+  post: BrevoClient,
+  payload: CreateContact,
+  signal: AbortSignal,
+): Promise<SaveResult> {
+  const listId = payload.listIds?.[0];
+  if (listId === undefined) return { existing: true, detail: 'contact known, attributes kept' };
+  try {
+    await post(`/contacts/lists/${listId}/contacts/add`, { emails: [payload.email] }, signal);
+  } catch (error) {
+    // Brevo answers 400 when the contact is already in the list: that is the state we wanted.
+    if (!(error instanceof BrevoError && error.status === 400 && /already/i.test(error.message))) {
+      throw error;
+    }
+  }
+  return { existing: true, detail: `contact known, attributes kept, in list ${listId}` };
+}
+
+/** Brevo's 400 duplicate_parameter for the address itself (not for a phone held by another contact). */
+function isKnownAddress(error: unknown): boolean {
+  if (!(error instanceof BrevoError) || error.status !== 400) return false;
+  if (error.code !== undefined && error.code !== 'duplicate_parameter') return false;
+  const duplicates = error.metadata?.duplicate_identifiers;
+  if (Array.isArray(duplicates)) {
+    return duplicates.some((name) => String(name).toLowerCase() === 'email');
+  }
+  return /\bemail\b/i.test(error.message) && /already|exist/i.test(error.message);
 }
 
 function isPhoneRefusal(error: unknown): boolean {

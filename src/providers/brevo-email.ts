@@ -56,7 +56,7 @@ export function emailPayload(
 }
 
 /**
- * Issue 4: Brevo refuses a second `/smtp/email` with the same `headers.idempotencyKey` (a UUID) for
+ * docs/brevo.md: Brevo refuses a second `/smtp/email` with the same `headers.idempotencyKey` (a UUID) for
  * 30 minutes. Deriving the key from the lead id and the e-mail's role (a name-based UUID, RFC 9562
  * version 5) makes a retry or a replay of the same lead reuse it, so nobody gets two confirmations.
  */

@@ -1,12 +1,15 @@
 import type { Config } from '../config.ts';
-import { ConfigurationError, UpstreamError } from '../domain/errors.ts';
-import type { Lead } from '../domain/lead.ts';
+import type { ClaimedStep } from '../domain/deliveries.ts';
+import type { Destination } from '../domain/destination.ts';
+import { RefusedError, UpstreamError } from '../domain/errors.ts';
+import type { Provider } from '../domain/provider.ts';
+import { BudgetExhaustedError, type RateBudgets } from '../domain/rate-budget.ts';
 import type { MailSettings } from '../mail/mail-message.ts';
-import { messagesFor } from '../mail/messages.ts';
-import { createBrevoClient, type BrevoClient } from './brevo-client.ts';
-import { contactPayload, upsertContact, type BrevoLists } from './brevo-contact.ts';
+import { BrevoError, createBrevoClient, type BrevoClient } from './brevo-client.ts';
+import { contactPayload, saveContact, type BrevoLists } from './brevo-contact.ts';
 import { emailPayload, sendEmail } from './brevo-email.ts';
-import type { DeliveryReceipt, Provider } from './provider.ts';
+import { createCallBudget } from './call-budget.ts';
+import { mailDestinations, sendDeadLetterAlert, type SendMail } from './mail-destinations.ts';
 
 export interface BrevoProviderOptions {
   lists: BrevoLists;
@@ -15,55 +18,96 @@ export interface BrevoProviderOptions {
 }
 
 /**
- * MAIL_PROVIDER=brevo (issue 2): the contact goes to Brevo's CRM first (its answer says whether the
- * address was already known), then the e-mails of src/mail go out through `/smtp/email`. Every
- * failure leaves as UpstreamError whose cause says what Brevo answered; the intake turns it into
- * 502 upstream_error and a `failed` journal row that `leadgate leads replay` can retry safely.
+ * MAIL_PROVIDER=brevo (docs/brevo.md): the contact goes to Brevo's CRM (`crm-contact`; a known
+ * contact is only added to the list), the e-mails of src/mail go out through `/smtp/email`; each is
+ * a step of its own (docs/delivery.md). A 400 other than a
+ * duplicate is a refusal for good (RefusedError); anything else leaves as UpstreamError whose cause
+ * says what Brevo answered, to be retried.
  */
 export class BrevoProvider implements Provider {
   readonly name = 'brevo';
+  readonly destinations: readonly Destination[];
 
   constructor(
     private readonly post: BrevoClient,
     private readonly options: BrevoProviderOptions,
-  ) {}
+  ) {
+    const crm: Destination = {
+      name: 'crm-contact',
+      provider: this.name,
+      appliesTo: () => true,
+      deliver: async (lead, signal) => {
+        const saved = await this.step('could not save the contact', () =>
+          saveContact(post, contactPayload(lead, options.lists), signal),
+        );
+        return saved.detail;
+      },
+    };
+    this.destinations = [crm, ...mailDestinations(this.name, options.mail, this.send)];
+  }
 
-  async deliver(lead: Lead, signal: AbortSignal): Promise<DeliveryReceipt> {
-    // Spec 4.2 promises a newsletter subscription: without its list there is nowhere to put it.
-    if (lead.kind === 'subscribe' && this.options.lists.newsletterListId === undefined) {
-      throw new ConfigurationError('brevo is not configured: BREVO_NEWSLETTER_LIST_ID is not set');
+  alertAgency(dead: readonly ClaimedStep[], signal: AbortSignal): Promise<void> {
+    return sendDeadLetterAlert(this.send, this.options.mail, dead, signal);
+  }
+
+  /** Brevo's `DELETE /contacts/{identifier}` (the address, URL-encoded); 404 means already gone. */
+  async forget(address: string, _leadIds: readonly string[], signal: AbortSignal): Promise<string> {
+    try {
+      await this.post(`/contacts/${encodeURIComponent(address)}`, undefined, signal, 'DELETE');
+      return 'Brevo : contact supprimé.';
+    } catch (error) {
+      if (error instanceof BrevoError && error.status === 404) {
+        return 'Brevo : aucun contact à cette adresse (déjà supprimé).';
+      }
+      throw new UpstreamError('Brevo could not delete the contact', { cause: error });
     }
-    const contact = await this.step('could not save the contact', () =>
-      upsertContact(this.post, contactPayload(lead, this.options.lists), signal),
-    );
-    const details = [contact.detail];
-    for (const message of messagesFor(lead, this.options.mail)) {
-      const payload = emailPayload(lead.id, message, {
-        from: this.options.mail.from,
-        confirmationTemplateId: this.options.confirmationTemplateId,
-      });
-      const sent = await this.step(`could not send the ${message.role} e-mail`, () =>
-        sendEmail(this.post, payload, signal),
-      );
-      details.push(`${message.role} ${sent}`);
-    }
-    return { existing: contact.existing, detail: `brevo: ${details.join('; ')}` };
   }
 
   async close(): Promise<void> {}
+
+  private readonly send: SendMail = (message, ref, signal) => {
+    const payload = emailPayload(ref.id, message, {
+      from: this.options.mail.from,
+      confirmationTemplateId: this.options.confirmationTemplateId,
+    });
+    return this.step(`could not send the ${message.role} e-mail`, () =>
+      sendEmail(this.post, payload, signal),
+    );
+  };
 
   private async step<T>(failure: string, call: () => Promise<T>): Promise<T> {
     try {
       return await call();
     } catch (error) {
-      throw new UpstreamError(`Brevo ${failure}`, { cause: error });
+      if (error instanceof BudgetExhaustedError) throw error;
+      const refused = error instanceof BrevoError && error.status === 400;
+      const Failure = refused ? RefusedError : UpstreamError;
+      throw new Failure(`Brevo ${failure}`, { cause: error });
     }
   }
 }
 
-export function createBrevoProvider(config: Config, apiKey: string): BrevoProvider {
+/** Brevo limits `/contacts` to about 10 calls a second per account; e-mails draw on their own budget. */
+const budgetOf = (path: string) =>
+  path.startsWith('/contacts') ? 'brevo:contacts' : 'brevo:email';
+
+export function createBrevoProvider(
+  config: Config,
+  apiKey: string,
+  budgets: RateBudgets,
+): BrevoProvider {
   const { mail } = config;
-  const post = createBrevoClient({ apiKey, apiUrl: mail.brevo.apiUrl, timeoutMs: mail.timeoutMs });
+  const budget = createCallBudget(
+    budgets,
+    { 'brevo:contacts': mail.brevo.contactsPerSecond, 'brevo:email': mail.brevo.emailsPerSecond },
+    budgetOf,
+  );
+  const post = createBrevoClient({
+    apiKey,
+    apiUrl: mail.brevo.apiUrl,
+    timeoutMs: mail.timeoutMs,
+    budget,
+  });
   return new BrevoProvider(post, {
     lists: mail.brevo,
     confirmationTemplateId: mail.brevo.contactTemplateId,

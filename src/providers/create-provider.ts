@@ -1,25 +1,34 @@
 import { join } from 'node:path';
-import type { Config } from '../config.ts';
+import { required, type Config } from '../config.ts';
+import type { Provider } from '../domain/provider.ts';
+import type { RateBudgets } from '../domain/rate-budget.ts';
 import { createBrevoProvider } from './brevo-provider.ts';
-import { MisconfiguredProvider } from './misconfigured-provider.ts';
 import { createOutboxProvider } from './outbox-provider.ts';
-import type { Provider } from './provider.ts';
 import { createSmtpProvider } from './smtp-provider.ts';
+import { withWebhookDestinations } from './webhook-destinations.ts';
 
-/** The only place that branches on MAIL_PROVIDER. */
-export function createProvider(config: Config): Provider {
+/**
+ * The only place that branches on MAIL_PROVIDER. Called at start: a setting the provider cannot work
+ * without stops the start with one line naming it, instead of a 500 on every lead. `budgets` holds
+ * the provider account's rate budget, shared by every node (docs/delivery.md). The destinations are
+ * the provider's, then one per WEBHOOK_URLS entry (docs/webhooks.md).
+ */
+export function createProvider(config: Config, budgets: RateBudgets): Provider {
+  return withWebhookDestinations(mailProvider(config, budgets), config);
+}
+
+function mailProvider(config: Config, budgets: RateBudgets): Provider {
   const { mail } = config;
   const settings = { from: mail.from, agencyEmail: mail.agencyEmail, siteUrl: config.siteUrl };
+  const by = `MAIL_PROVIDER=${mail.provider}`;
   switch (mail.provider) {
     case 'outbox':
       return createOutboxProvider(join(config.dataDir, 'outbox'), settings);
     case 'smtp':
-      return mail.smtpUrl
-        ? createSmtpProvider(mail.smtpUrl, settings, mail.timeoutMs)
-        : new MisconfiguredProvider('smtp', 'SMTP_URL is not set');
+      return createSmtpProvider(required(mail.smtpUrl, 'SMTP_URL', by), settings, mail.timeoutMs);
     case 'brevo':
-      return mail.brevo.apiKey
-        ? createBrevoProvider(config, mail.brevo.apiKey)
-        : new MisconfiguredProvider('brevo', 'BREVO_API_KEY is not set');
+      // Spec 4.2 promises a newsletter subscription: without its list there is nowhere to put it.
+      required(mail.brevo.newsletterListId, 'BREVO_NEWSLETTER_LIST_ID', by);
+      return createBrevoProvider(config, required(mail.brevo.apiKey, 'BREVO_API_KEY', by), budgets);
   }
 }

@@ -1,7 +1,11 @@
 import { Type, type Static } from 'typebox';
+import { consentProperty } from './consent.ts';
 import { emailAddress, optionalText, requiredText } from './fields.ts';
+import { exampleAnswers } from './questionnaires.ts';
+import { SECTORS } from './sectors.ts';
 
-export const SECTORS = ['avocats', 'boutiques', 'btp'] as const;
+/** A questionnaire has a dozen questions; the cap keeps a request from carrying thousands of keys. */
+export const FORM_DATA_MAX_ANSWERS = 50;
 
 export const AuditRequestSchema = Type.Object(
   {
@@ -12,11 +16,13 @@ export const AuditRequestSchema = Type.Object(
     sector: Type.Optional(Type.Enum(SECTORS, { type: 'string', description: 'Secteur audité.' })),
     formData: Type.Optional(
       Type.Record(Type.String(), Type.String(), {
+        maxProperties: FORM_DATA_MAX_ANSWERS,
         description:
-          'Réponses au questionnaire : chaque clé est une question, chaque valeur la réponse. Dans un formulaire HTML, chaque réponse voyage sous la clé `formData[Question]`.',
-        examples: [{ 'Combien d’avis Google avez-vous ?': 'Une dizaine' }],
+          'Réponses au questionnaire du secteur (50 au plus) (publié en JSON sur /secteurs/<secteur>.json) : chaque clé est le texte d’une question, chaque valeur la réponse ; une question écrite avec une autre apostrophe ou une autre espace est reconnue, une clé inconnue est gardée et signalée à l’agence. Dans un formulaire HTML, chaque réponse voyage sous la clé `formData[Question]`.',
+        examples: SECTORS.map((sector) => exampleAnswers(sector)),
       }),
     ),
+    consent: consentProperty('audit'),
   },
   {
     additionalProperties: false,

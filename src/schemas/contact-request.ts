@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { consentProperty } from './consent.ts';
 import { emailAddress, optionalText, requiredText } from './fields.ts';
 
 /** Fields a full contact form must carry; a short request (TOOL_SOURCE present) may omit them (spec 2.1). */
@@ -39,6 +40,7 @@ export const ContactRequestSchema = Type.Object(
     TOOL_DATA: optionalText(20000, "Résultats de l'outil, en JSON sérialisé dans une chaîne.", [
       '{"score":42}',
     ]),
+    consent: consentProperty('contact'),
   },
   {
     additionalProperties: false,

@@ -11,7 +11,7 @@ export const SuccessResponseSchema = Type.Object(
 );
 export type SuccessResponse = Static<typeof SuccessResponseSchema>;
 
-/** Spec section 7, plus 413 and 429 (body and rate limits, which spec 8 leaves open); the status, message and hint of each live in src/http/error-catalog.ts. */
+/** Spec section 7, plus 413 and 429 (body and rate limits, which spec 8 leaves open); the status of each is below, its message and hint in error-catalog.ts. */
 export const ERROR_CODES = [
   'invalid_json',
   'missing_field',
@@ -27,6 +27,21 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/** Spec section 7: each stable code with its HTTP status. Messages and hints are French and may change. */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  invalid_json: 400,
+  missing_field: 400,
+  invalid_field: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  idempotency_conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  server_error: 500,
+  upstream_error: 502,
+};
+
 export const ErrorResponseSchema = Type.Object(
   {
     success: Type.Literal(false),
@@ -38,6 +53,12 @@ export const ErrorResponseSchema = Type.Object(
         }),
         message: Type.String({ description: 'Description lisible, en français.' }),
         hint: Type.String({ description: 'Comment corriger la demande ou que faire ensuite.' }),
+        field: Type.Optional(
+          Type.String({
+            description:
+              'Le champ à corriger, écrit comme l’appelant l’a envoyé (le premier, quand le message en nomme plusieurs). Absent quand l’erreur ne tient pas à un champ.',
+          }),
+        ),
       },
       { additionalProperties: false },
     ),

@@ -1,16 +1,18 @@
 import { Type, type Static } from 'typebox';
+import { consentProperty } from './consent.ts';
 import { emailAddress, optionalText, requiredText } from './fields.ts';
 
 export const SubscribeRequestSchema = Type.Object(
   {
-    email: emailAddress('Adresse à inscrire à la lettre mensuelle.'),
+    email: emailAddress('Adresse à inscrire à la newsletter.'),
     firstName: requiredText(100, 'Prénom.', ['Marie']),
     lastName: optionalText(100, 'Nom.', ['Dupont']),
     source: optionalText(100, "Origine de l'inscription (libellé court).", ['page-accueil']),
+    consent: consentProperty('subscribe'),
   },
   {
     additionalProperties: false,
-    description: 'Inscription à la lettre mensuelle (un conseil concret par mois).',
+    description: 'Inscription à la newsletter (un conseil concret par mois).',
   },
 );
 

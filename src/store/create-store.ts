@@ -1,32 +1,69 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely } from 'kysely';
-import { migrateToLatest } from './migrations.ts';
+import { Kysely, SqliteDialect } from 'kysely';
+import { migrateToLatest, migrationStates } from './migrations.ts';
+import { backupSqlite, preMigrationBackupFile } from './sqlite-backup.ts';
 import { assertReachable, postgresDatabase, type PostgresSettings } from './postgres-database.ts';
 import { GroupCommitSqliteDialect, WalSync } from './sqlite-group-commit.ts';
+import { storeConsentWordings } from './sql-consent.ts';
 import { SqlStore } from './sql-store.ts';
-import type { Store } from './store.ts';
+import type { Store } from '../domain/store.ts';
 import type { Database } from './tables.ts';
 
 export interface StoreSettings {
   dataDir: string;
   databaseUrl: string | undefined;
   database: PostgresSettings;
+  /** Masked literally in every provider text the journal stores (Config.secrets). */
+  secrets?: readonly string[];
+}
+
+export function sqliteFile(dataDir: string): string {
+  return join(dataDir, 'leadgate.sqlite');
+}
+
+/** No journal where DATA_DIR points: a read must say so, not create an empty one. */
+export class MissingJournalError extends Error {}
+
+export interface ReadOnlyDatabase {
+  db: Kysely<Database>;
+  /** The SQLite connection (for its online backup), undefined on PostgreSQL. */
+  sqlite: SQLite.Database | undefined;
+  close(): Promise<void>;
+}
+
+/** Opens the journal without migrating or creating it, for commands that only look (db status, backup). */
+export async function openForReading(settings: StoreSettings): Promise<ReadOnlyDatabase> {
+  if (settings.databaseUrl) {
+    const db = postgresDatabase(settings.databaseUrl, settings.database);
+    await assertReachable(db, settings.databaseUrl);
+    return { db, sqlite: undefined, close: () => db.destroy() };
+  }
+  const file = sqliteFile(settings.dataDir);
+  if (!existsSync(file)) throw new MissingJournalError(`${file} does not exist`);
+  const database = new SQLite(file, { readonly: true, fileMustExist: true });
+  database.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { db, sqlite: database, close: () => db.destroy() };
 }
 
 /** The one place that picks the database: PostgreSQL when DATABASE_URL is set, else a SQLite file. */
 export async function createStore(settings: StoreSettings): Promise<Store> {
   const { db, migrate } = settings.databaseUrl
     ? postgres(settings.databaseUrl, settings.database)
-    : sqlite(join(settings.dataDir, 'leadgate.sqlite'));
+    : sqlite(settings.dataDir);
   try {
     await migrate();
+    await storeConsentWordings(db, new Date());
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return new SqlStore(db, { skipLocked: settings.databaseUrl !== undefined });
+  return new SqlStore(db, {
+    skipLocked: settings.databaseUrl !== undefined,
+    secrets: settings.secrets,
+  });
 }
 
 interface Opened {
@@ -58,8 +95,9 @@ function postgres(connectionString: string, settings: PostgresSettings): Opened 
   };
 }
 
-function sqlite(file: string): Opened {
-  mkdirSync(join(file, '..'), { recursive: true });
+function sqlite(dataDir: string): Opened {
+  const file = sqliteFile(dataDir);
+  mkdirSync(dataDir, { recursive: true });
   const database = new SQLite(file);
   // WAL lets readers (CLI, readiness) run beside the writer. Each write resolves only after an
   // fdatasync of the WAL that followed its commit (group commit, sqlite-group-commit.ts), so an
@@ -74,6 +112,7 @@ function sqlite(file: string): Opened {
     // Kysely takes no lock on SQLite: the write lock of BEGIN IMMEDIATE makes a second process (the
     // server and `leads replay` started together) wait, then find the migrations already applied.
     async migrate() {
+      await backupBeforeSchemaChange(database, db, dataDir);
       database.exec('BEGIN IMMEDIATE');
       try {
         await migrateToLatest(db as Kysely<unknown>);
@@ -84,4 +123,20 @@ function sqlite(file: string): Opened {
       }
     },
   };
+}
+
+/**
+ * docs/operations.md: a journal that already holds data is copied before a migration changes its
+ * schema, so a failed upgrade can be rolled back to the file the previous version used. A new
+ * journal has nothing to lose. Two processes starting together may both copy: harmless.
+ */
+async function backupBeforeSchemaChange(
+  database: SQLite.Database,
+  db: Kysely<Database>,
+  dataDir: string,
+): Promise<void> {
+  const states = await migrationStates(db as Kysely<unknown>);
+  const pending = states.find((state) => state.appliedAt === undefined);
+  if (!pending || !states.some((state) => state.appliedAt !== undefined)) return;
+  await backupSqlite(database, preMigrationBackupFile(dataDir, pending.name, new Date()));
 }

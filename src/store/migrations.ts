@@ -4,7 +4,7 @@ import { Migrator, type Kysely, type Migration } from 'kysely';
  * Migrations live in code, not in files found at run time, so the same list runs from the checkout,
  * from tests and from a bundled build. Append new entries; never edit one that has shipped.
  */
-const migrations: Record<string, Migration> = {
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026-11-22-001-journal': {
     async up(db) {
       await db.schema
@@ -34,7 +34,7 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
-  // Issue 5: `leads replay` on several nodes leases each lead it takes; rate limits counted across nodes.
+  // docs/deployment.md: `leads replay` on several nodes leases each lead it takes; rate limits counted across nodes.
   '2026-11-22-002-replay-lease-and-rate-limits': {
     async up(db) {
       await db.schema.alterTable('leads').addColumn('claimed_until', 'text').execute();
@@ -46,7 +46,7 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
-  // Issue 4: Idempotency-Key records, and the e-mails of each lead already handed over.
+  // docs/reliability.md: Idempotency-Key records, and the e-mails of each lead already handed over.
   '2026-11-22-003-idempotency-and-handoffs': {
     async up(db) {
       await db.schema
@@ -68,10 +68,108 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // The proof of consent of each lead (docs/consent.md): the wording by its SHA-256, stored once.
+  '2026-11-23-004-consent': {
+    async up(db) {
+      await db.schema
+        .createTable('consent_wordings')
+        .addColumn('hash', 'text', (col) => col.primaryKey())
+        .addColumn('version', 'text', (col) => col.notNull())
+        .addColumn('text', 'text', (col) => col.notNull())
+        .addColumn('stored_at', 'text', (col) => col.notNull())
+        .execute();
+      for (const column of [
+        'consent_wording',
+        'consent_given_at',
+        'consent_channel',
+        'consent_page',
+        'consent_network',
+      ]) {
+        await db.schema.alterTable('leads').addColumn(column, 'text').execute();
+      }
+    },
+  },
+  // Erasure (docs/consent.md): the key that salts address hashes, and the addresses erased (hashed).
+  '2026-11-23-005-people': {
+    async up(db) {
+      await db.schema
+        .createTable('secrets')
+        .addColumn('name', 'text', (col) => col.primaryKey())
+        .addColumn('value', 'text', (col) => col.notNull())
+        .execute();
+      await db.schema
+        .createTable('forgotten_people')
+        .addColumn('reference', 'text', (col) => col.primaryKey())
+        .addColumn('forgotten_at', 'text', (col) => col.notNull())
+        .execute();
+    },
+  },
+  // docs/reliability.md: one confirmation per address, endpoint and 24 hours, shared by every node.
+  '2026-11-23-006-confirmation-sends': {
+    async up(db) {
+      await db.schema
+        .createTable('confirmation_sends')
+        .addColumn('kind', 'text', (col) => col.notNull())
+        .addColumn('email', 'text', (col) => col.notNull())
+        .addColumn('lead_id', 'text', (col) => col.notNull())
+        .addColumn('sent_at', 'text', (col) => col.notNull())
+        .addPrimaryKeyConstraint('confirmation_sends_pk', ['kind', 'email'])
+        .execute();
+    },
+  },
+  // Delivery as journaled steps, one per destination of each lead (docs/delivery.md), and the
+  // provider rate budgets every node draws on.
+  '2026-11-23-007-delivery-steps': {
+    async up(db) {
+      await db.schema
+        .createTable('delivery_steps')
+        .addColumn('lead_id', 'text', (col) => col.notNull())
+        .addColumn('destination', 'text', (col) => col.notNull())
+        .addColumn('provider', 'text', (col) => col.notNull())
+        .addColumn('status', 'text', (col) => col.notNull())
+        .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', 'text', (col) => col.notNull())
+        .addColumn('lease_until', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('detail', 'text')
+        .addColumn('received_at', 'text', (col) => col.notNull())
+        .addColumn('updated_at', 'text', (col) => col.notNull())
+        .addColumn('alerted_at', 'text')
+        .addPrimaryKeyConstraint('delivery_steps_pk', ['lead_id', 'destination'])
+        .execute();
+      await db.schema
+        .createIndex('delivery_steps_due')
+        .on('delivery_steps')
+        .columns(['status', 'next_attempt_at'])
+        .execute();
+      await db.schema
+        .createTable('provider_budgets')
+        .addColumn('key', 'text', (col) => col.primaryKey())
+        .addColumn('next_slot_at', 'bigint', (col) => col.notNull())
+        .execute();
+      // Replaced by delivery_steps, which records every destination, not only e-mails.
+      await db.schema.dropTable('lead_handoffs').execute();
+    },
+  },
 };
 
+function migrator(db: Kysely<unknown>): Migrator {
+  return new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+}
+
 export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error } = await migrator.migrateToLatest();
+  const { error } = await migrator(db).migrateToLatest();
   if (error) throw error;
+}
+
+export interface MigrationState {
+  name: string;
+  /** When it was applied; undefined while pending. */
+  appliedAt: Date | undefined;
+}
+
+/** Every migration this code knows, applied or pending, oldest first; reads only. */
+export async function migrationStates(db: Kysely<unknown>): Promise<MigrationState[]> {
+  const infos = await migrator(db).getMigrations();
+  return infos.map((info) => ({ name: info.name, appliedAt: info.executedAt }));
 }

@@ -15,7 +15,7 @@ export class DatabaseUnavailableError extends Error {
 }
 
 /**
- * One pool per node (issue 5). Every limit is set, so an unreachable or stuck database turns into an
+ * One pool per node (docs/deployment.md). Every limit is set, so an unreachable or stuck database turns into an
  * error within seconds (a 500 `server_error` for the caller) instead of requests piling up.
  */
 export function postgresDatabase(connectionString: string, settings: PostgresSettings) {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { RateLimitCounters } from './rate-limit-counters.ts';
+import type { RateLimitCounters } from '../domain/rate-limit-counters.ts';
 import type { Database } from './tables.ts';
 
 /** Table `rate_limit_hits`: one row per key and window, in SQLite and PostgreSQL alike. */

@@ -1,35 +1,43 @@
-import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
-import type { Lead, LeadKind } from '../domain/lead.ts';
-import { emailOf, normalizeEmail } from '../domain/lead.ts';
-import { SqlHandoffs } from './sql-handoffs.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { JournalEntry, LeadStatus, Store } from '../domain/store.ts';
+import type { LeadKind } from '../schemas/lead-kinds.ts';
+import { leadOf } from './lead-rows.ts';
+import { SqlConfirmationSends } from './sql-confirmation-sends.ts';
+import { SqlDeliveries } from './sql-deliveries.ts';
+import { SqlPeople } from './sql-people.ts';
 import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
+import { SqlRateBudgets } from './sql-rate-budgets.ts';
 import { SqlRateLimitCounters } from './sql-rate-limit-counters.ts';
-import type { JournalEntry, LeadStatus, ReplayLease, Store } from './store.ts';
 import type { Database, LeadsTable } from './tables.ts';
 
 export interface SqlStoreOptions {
   now?: () => Date;
-  /** PostgreSQL: replays on several nodes skip each other's locked rows (SQLite has one writer anyway). */
+  /** PostgreSQL: dispatchers on several nodes skip each other's locked rows (SQLite has one writer anyway). */
   skipLocked?: boolean;
+  /** Configured keys and passwords a provider's error may quote: masked before the journal keeps it. */
+  secrets?: readonly string[];
 }
 
 /** The journal in SQL that SQLite and PostgreSQL both run: one implementation, two dialects. */
 export class SqlStore implements Store {
-  private readonly now: () => Date;
-  private readonly skipLocked: boolean;
+  readonly deliveries: SqlDeliveries;
+  readonly budgets: SqlRateBudgets;
   readonly idempotency: SqlIdempotencyKeys;
-  readonly handoffs: SqlHandoffs;
+  readonly confirmations: SqlConfirmationSends;
   readonly rateLimits: SqlRateLimitCounters;
+  readonly people: SqlPeople;
 
   constructor(
     private readonly db: Kysely<Database>,
     options: SqlStoreOptions = {},
   ) {
-    this.now = options.now ?? (() => new Date());
-    this.skipLocked = options.skipLocked ?? false;
+    const now = options.now ?? (() => new Date());
+    this.deliveries = new SqlDeliveries(db, options.skipLocked ?? false, options.secrets ?? []);
+    this.budgets = new SqlRateBudgets(db);
     this.idempotency = new SqlIdempotencyKeys(db);
-    this.handoffs = new SqlHandoffs(db);
-    this.rateLimits = new SqlRateLimitCounters(db, this.now);
+    this.confirmations = new SqlConfirmationSends(db);
+    this.people = new SqlPeople(db, toEntry);
+    this.rateLimits = new SqlRateLimitCounters(db, now);
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {
@@ -39,62 +47,6 @@ export class SqlStore implements Store {
       .where('id', '=', id)
       .executeTakeFirst();
     return row ? toEntry(row) : undefined;
-  }
-
-  async record(lead: Lead): Promise<void> {
-    await this.db
-      .insertInto('leads')
-      .values({
-        id: lead.id,
-        kind: lead.kind,
-        email: normalizeEmail(emailOf(lead)),
-        payload: JSON.stringify(lead.data),
-        received_at: lead.receivedAt.toISOString(),
-        status: 'pending',
-        attempts: 0,
-        updated_at: lead.receivedAt.toISOString(),
-      })
-      .execute();
-  }
-
-  async markDelivered(id: string, providerAnswer: string): Promise<{ alreadyKnown: boolean }> {
-    const at = this.now().toISOString();
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('leads')
-        .set((eb) => ({
-          status: 'delivered',
-          attempts: eb('attempts', '+', 1),
-          provider_answer: storableText(providerAnswer),
-          last_error: null,
-          updated_at: at,
-        }))
-        .where('id', '=', id)
-        .returning(['kind', 'email'])
-        .executeTakeFirstOrThrow();
-      // The primary key makes "first to deliver wins" atomic, even across nodes sharing a database.
-      const inserted = await trx
-        .insertInto('known_addresses')
-        .values({ audience: row.kind, email: row.email, first_seen_at: at })
-        .onConflict((oc) => oc.doNothing())
-        .executeTakeFirst();
-      return { alreadyKnown: Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0 };
-    });
-  }
-
-  async markFailed(id: string, error: string): Promise<void> {
-    await this.db
-      .updateTable('leads')
-      .set((eb) => ({
-        status: 'failed',
-        attempts: eb('attempts', '+', 1),
-        last_error: storableText(error),
-        updated_at: this.now().toISOString(),
-        // The attempt is over: release a replay's lease, or the next replay would skip the lead.
-        claimed_until: null,
-      }))
-      .where('id', '=', id)
-      .execute();
   }
 
   async list(
@@ -107,59 +59,13 @@ export class SqlStore implements Store {
     return rows.map(toEntry);
   }
 
-  async claimForReplay(lease: ReplayLease): Promise<JournalEntry | undefined> {
-    const now = this.now().toISOString();
-    const after = lease.after && {
-      receivedAt: lease.after.receivedAt.toISOString(),
-      id: lease.after.id,
-    };
-    const replayable = (eb: ExpressionBuilder<Database, 'leads'>) =>
-      eb.and([
-        ...(after
-          ? [
-              eb.or([
-                eb('received_at', '>', after.receivedAt),
-                eb.and([eb('received_at', '=', after.receivedAt), eb('id', '>', after.id)]),
-              ]),
-            ]
-          : []),
-        eb.or([
-          eb('status', '=', 'failed'),
-          eb.and([
-            eb('status', '=', 'pending'),
-            eb('received_at', '<', lease.staleBefore.toISOString()),
-          ]),
-        ]),
-        eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]),
-      ]);
-    let oldest = this.db
-      .selectFrom('leads')
-      .select('id')
-      .where(replayable)
-      .orderBy('received_at')
-      .orderBy('id')
-      .limit(1);
-    // Two replays picking at once: PostgreSQL's SKIP LOCKED sends the second to the next row; SQLite
-    // runs this one UPDATE under its single write lock. The outer condition is re-checked on the
-    // locked row, so a lease taken meanwhile is never taken twice.
-    if (this.skipLocked) oldest = oldest.forUpdate().skipLocked();
-    const row = await this.db
-      .updateTable('leads')
-      .set({ claimed_until: lease.leaseUntil.toISOString() })
-      .where('id', '=', oldest)
-      .where(replayable)
-      .returningAll()
-      .executeTakeFirst();
-    return row ? toEntry(row) : undefined;
-  }
-
   async purgeReceivedBefore(before: Date): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
       const old = trx
         .selectFrom('leads')
         .select('id')
         .where('received_at', '<', before.toISOString());
-      await trx.deleteFrom('lead_handoffs').where('lead_id', 'in', old).execute();
+      await trx.deleteFrom('delivery_steps').where('lead_id', 'in', old).execute();
       await trx.deleteFrom('idempotency_keys').where('lead_id', 'in', old).execute();
       const deleted = await trx
         .deleteFrom('leads')
@@ -180,24 +86,11 @@ export class SqlStore implements Store {
 
 function toEntry(row: Selectable<LeadsTable>): JournalEntry {
   return {
-    lead: {
-      id: row.id,
-      kind: row.kind,
-      data: JSON.parse(row.payload),
-      receivedAt: new Date(row.received_at),
-    } as Lead,
+    lead: leadOf(row),
     status: row.status as LeadStatus,
     attempts: Number(row.attempts),
     lastError: row.last_error,
     providerAnswer: row.provider_answer,
     updatedAt: new Date(row.updated_at),
   };
-}
-
-/**
- * Provider answers and errors quote what a remote server sent, NUL bytes included, and PostgreSQL's
- * text type refuses NUL: storing it would turn a 502 into a 500 and lose the account of the failure.
- */
-function storableText(text: string): string {
-  return text.replaceAll('\u0000', '\uFFFD');
 }

@@ -12,7 +12,7 @@ import {
 } from 'kysely';
 
 /**
- * Group commit for the SQLite journal (issue 4 benchmark). With `synchronous = FULL`, SQLite calls
+ * Group commit for the SQLite journal (benchmark, docs/performance.md). With `synchronous = FULL`, SQLite calls
  * fsync inside each COMMIT, and better-sqlite3 runs on the event loop: every request waited for the
  * disk one at a time. Here SQLite runs with `synchronous = NORMAL` (WAL: always consistent, syncs at
  * checkpoints) and a write's promise resolves only after an fdatasync of the WAL file that started

@@ -10,8 +10,23 @@ export interface LeadsTable {
   last_error: string | null;
   provider_answer: string | null;
   updated_at: string;
-  /** Issue 5: a replay on some node holds this lead until then (ISO-8601); null when free. */
+  /** docs/deployment.md: a replay on some node holds this lead until then (ISO-8601); null when free. */
   claimed_until: string | null;
+  /** The consent record (docs/consent.md): SHA-256 of the wording, then when, how, where from. */
+  consent_wording: string | null;
+  consent_given_at: string | null;
+  consent_channel: string | null;
+  consent_page: string | null;
+  /** Truncated client network (IPv4 /24, IPv6 /48). */
+  consent_network: string | null;
+}
+
+/** Each consent wording ever shown, once, under the SHA-256 of its text. */
+export interface ConsentWordingsTable {
+  hash: string;
+  version: string;
+  text: string;
+  stored_at: string;
 }
 
 export interface KnownAddressesTable {
@@ -20,14 +35,14 @@ export interface KnownAddressesTable {
   first_seen_at: string;
 }
 
-/** Issue 5: fixed-window rate-limit counters shared by every node on the database. */
+/** docs/deployment.md: fixed-window rate-limit counters shared by every node on the database. */
 export interface RateLimitHitsTable {
   key: string;
   hits: number;
   reset_at: string;
 }
 
-/** Issue 4: Idempotency-Key of a request → the lead it journaled and how its hand-off ended. */
+/** docs/reliability.md: Idempotency-Key of a request → the lead it journaled and how its hand-off ended. */
 export interface IdempotencyKeysTable {
   key: string;
   fingerprint: string;
@@ -39,11 +54,49 @@ export interface IdempotencyKeysTable {
   updated_at: string;
 }
 
-/** Issue 4: one row per e-mail of a lead that a provider accepted. */
-export interface LeadHandoffsTable {
+/** One step of a lead's delivery: one destination (docs/delivery.md). */
+export interface DeliveryStepsTable {
   lead_id: string;
-  role: string;
-  handed_over_at: string;
+  destination: string;
+  provider: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  /** A dispatcher holds the step until then (ISO-8601); null when free. */
+  lease_until: string | null;
+  last_error: string | null;
+  detail: string | null;
+  /** The lead's arrival, copied so the backlog's age needs no join. */
+  received_at: string;
+  updated_at: string;
+  /** When a `dead` step was listed in the agency's alert e-mail. */
+  alerted_at: string | null;
+}
+
+/** A provider's rate budget: the next free call slot, in ms since the epoch (shared by every node). */
+export interface ProviderBudgetsTable {
+  key: string;
+  next_slot_at: number | string;
+}
+
+/** Random keys generated once per database, shared by every node (docs/consent.md). */
+export interface SecretsTable {
+  name: string;
+  value: string;
+}
+
+/** Addresses erased on request: only their salted hash and the date. */
+export interface ForgottenPeopleTable {
+  reference: string;
+  forgotten_at: string;
+}
+
+/** docs/reliability.md: the last confirmation claimed per endpoint and address (the cap). */
+export interface ConfirmationSendsTable {
+  kind: string;
+  email: string;
+  lead_id: string;
+  sent_at: string;
 }
 
 export interface Database {
@@ -51,5 +104,10 @@ export interface Database {
   known_addresses: KnownAddressesTable;
   rate_limit_hits: RateLimitHitsTable;
   idempotency_keys: IdempotencyKeysTable;
-  lead_handoffs: LeadHandoffsTable;
+  consent_wordings: ConsentWordingsTable;
+  secrets: SecretsTable;
+  forgotten_people: ForgottenPeopleTable;
+  confirmation_sends: ConfirmationSendsTable;
+  delivery_steps: DeliveryStepsTable;
+  provider_budgets: ProviderBudgetsTable;
 }

@@ -16,10 +16,10 @@ function freePort(): Promise<number> {
 }
 
 /**
- * Issue 4 (cold start): `leadgate build` bundles the CLI and bin/leadgate.js runs that bundle. It
+ * docs/performance.md (cold start): `leadgate build` bundles the CLI and bin/leadgate.js runs that bundle. It
  * must behave as the sources do, including code that finds files next to itself (the site build).
  */
-describe('the CLI bundle written by leadgate build (issue 4: cold start)', () => {
+describe('the CLI bundle written by leadgate build (cold start, docs/performance.md)', () => {
   let dir: string;
   let cacheDir: string;
   let entry: string;

@@ -1,14 +1,12 @@
-import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { createStore } from '../../src/store/create-store.ts';
+import { currentWording } from '../../src/schemas/consent.ts';
 import { expectApiError, postJson } from '../helpers/api-assertions.ts';
 import { buildTestApp, validContact, validSubscribe, type TestApp } from '../helpers/app.ts';
-import { unreachableSmtpUrl } from '../helpers/smtp-sink.ts';
+import { runLeadgate, type CliRun } from '../helpers/leadgate-cli.ts';
+import { startSmtpSink, unreachableSmtpUrl } from '../helpers/smtp-sink.ts';
 
 let dataDir: string;
 beforeEach(() => {
@@ -16,24 +14,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Issue 2: `leadgate leads …` as an operator runs it: a child process, configured by env only. */
-function leadgate(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['bin/leadgate.js', ...args],
-      { env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, ...env }, timeout: 20_000 },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      },
-    );
-  });
+/** README, Commands: `leadgate leads …` as an operator runs it, on this test's DATA_DIR. */
+function leadgate(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runLeadgate(args, { DATA_DIR: dataDir, ...env });
 }
 
 /** Sends requests through the real app on DATA_DIR, then closes it so the CLI has the file alone. */
@@ -53,10 +36,24 @@ async function sendTwoLeads() {
   });
 }
 
-describe('issue 2: leadgate leads list', () => {
+describe('leadgate leads list (README, Commands)', () => {
   it('says so when the journal is empty', async () => {
+    expect((await leadgate(['db', 'migrate'])).code).toBe(0);
     const run = await leadgate(['leads', 'list']);
     expect(run).toMatchObject({ code: 0, stdout: 'Aucune demande dans le journal.\n' });
+  });
+
+  it('a DATA_DIR without a journal (a typo) is said, exit 2, and no empty journal is created', async () => {
+    for (const command of [
+      ['leads', 'list'],
+      ['leads', 'export'],
+    ]) {
+      const run = await leadgate(command);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^Configuration invalide : DATA_DIR ".*" holds no journal .*\n$/);
+    }
+    expect(readdirSync(dataDir)).toEqual([]);
   });
 
   it('prints one line per lead, oldest first: time, kind, status, attempts, address, id', async () => {
@@ -70,9 +67,31 @@ describe('issue 2: leadgate leads list', () => {
     );
     expect(lines[1]).toMatch(/ subscribe +delivered +1 +lea@example\.fr /);
   });
+
+  it('--status failed: only those leads, each with its last error (docs/operations.md)', async () => {
+    await sendTwoLeads();
+    await withApp({ MAIL_PROVIDER: 'smtp', SMTP_URL: await unreachableSmtpUrl() }, async (t) => {
+      const answer = await postJson(t.app, '/api/contact', {
+        ...validContact,
+        EMAIL: 'x@example.fr',
+      });
+      expect(answer.statusCode).toBe(502);
+    });
+    const failed = await leadgate(['leads', 'list', '--status', 'failed']);
+    expect(failed.code, failed.stderr).toBe(0);
+    const lines = failed.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/ contact +failed +1 +x@example\.fr +[0-9a-f-]{36} +\S.*ECONNREFUSED/);
+    const delivered = await leadgate(['leads', 'list', '--status', 'delivered']);
+    expect(delivered.stdout.trimEnd().split('\n')).toHaveLength(2);
+    expect((await leadgate(['leads', 'list', '--status', 'pending'])).stdout).toBe(
+      'Aucune demande « pending ».\n',
+    );
+    expect((await leadgate(['leads', 'list', '--status', 'lost'])).code).not.toBe(0);
+  }, 90_000);
 });
 
-describe('issue 2: leadgate leads export', () => {
+describe('leadgate leads export (README, Commands)', () => {
   it('--format json: every lead with its full payload', async () => {
     await sendTwoLeads();
     const run = await leadgate(['leads', 'export', '--format', 'json']);
@@ -88,6 +107,14 @@ describe('issue 2: leadgate leads export', () => {
       payload: validContact,
     });
     expect(rows[1]).toMatchObject({ kind: 'subscribe', payload: validSubscribe });
+    // docs/consent.md: the proof of consent survives the export.
+    expect(rows[0]!.consent).toMatchObject({
+      wordingHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      version: currentWording('contact').version,
+      channel: 'api',
+      givenAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      network: '127.0.0.0/24',
+    });
   });
 
   it('--format csv (the default): a header, then one quoted row per lead', async () => {
@@ -96,11 +123,12 @@ describe('issue 2: leadgate leads export', () => {
     expect(csv.code, csv.stderr).toBe(0);
     expect(await leadgate(['leads', 'export'])).toMatchObject({ stdout: csv.stdout });
     const lines = csv.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('id,receivedAt,kind,email,status,attempts,lastError,payload');
+    expect(lines[0]).toBe('id,receivedAt,kind,email,status,attempts,lastError,payload,consent');
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(',contact,marie.dupont@example.fr,delivered,1,,');
     // The payload is JSON in one CSV cell: its quotes doubled, its commas kept inside the quotes.
     expect(lines[1]).toContain('"{""PRENOM"":""Marie"",""NOM"":""Dupont""');
+    expect(lines[1]).toMatch(/"{""wordingHash"":""[0-9a-f]{64}"",""version"":""demande-/);
   });
 
   it('an unknown format is refused with a non-zero exit', async () => {
@@ -112,10 +140,10 @@ describe('issue 2: leadgate leads export', () => {
 
 // Each run starts Node and tsx (about 1.5 s here, more on a loaded CI machine): allow a minute.
 describe(
-  'issue 2: leadgate leads replay re-delivers failed and stale pending leads',
+  'leadgate leads replay delivers now what waits, with the provider each step is for (docs/delivery.md)',
   { timeout: 60_000 },
   () => {
-    it('failed leads stay failed while SMTP is down (exit 1), then are delivered by the outbox', async () => {
+    it('refuses to start without the mail settings, then delivers with them, each e-mail once', async () => {
       const smtpDown = { MAIL_PROVIDER: 'smtp', SMTP_URL: await unreachableSmtpUrl() };
       await withApp(smtpDown, async (t) => {
         expectApiError(await postJson(t.app, '/api/contact', validContact), 502, 'upstream_error');
@@ -131,62 +159,77 @@ describe(
       expect(stillDown.code).toBe(1);
       expect(stillDown.stdout).toContain('0 livrée(s), 2 en échec.');
 
-      const replay = await leadgate(['leads', 'replay'], { MAIL_PROVIDER: 'outbox' });
-      expect(replay.code, replay.stderr).toBe(0);
-      expect(replay.stdout.match(/^livrée /gm)).toHaveLength(2);
-      expect(replay.stdout).toContain('2 livrée(s), 0 en échec.');
-      // The contact gives a confirmation and a notification, the subscription a notification.
-      expect(readdirSync(join(dataDir, 'outbox')).filter((f) => f.endsWith('.eml'))).toHaveLength(
-        3,
-      );
+      // A cron job with an empty environment: the steps are for SMTP, not for the local outbox.
+      const emptyEnvironment = await leadgate(['leads', 'replay']);
+      expect(emptyEnvironment.code).toBe(2);
+      expect(emptyEnvironment.stderr).toMatch(/3 step\(s\) wait for provider smtp/);
+      expect(readdirSync(dataDir)).not.toContain('outbox');
 
+      const smtp = await startSmtpSink();
+      try {
+        const replay = await leadgate(['leads', 'replay'], {
+          MAIL_PROVIDER: 'smtp',
+          SMTP_URL: smtp.url,
+        });
+        expect(replay.code, replay.stderr).toBe(0);
+        expect(replay.stdout.match(/^livrée /gm)).toHaveLength(2);
+        expect(replay.stdout).toContain('2 livrée(s), 0 en échec.');
+        // The contact gives a confirmation and a notification, the subscription a notification.
+        expect(smtp.received).toHaveLength(3);
+      } finally {
+        await smtp.close();
+      }
       const rows = JSON.parse((await leadgate(['leads', 'export', '--format', 'json'])).stdout);
-      expect(
-        rows.map((row: { status: string; attempts: number }) => [row.status, row.attempts]),
-      ).toEqual([
-        ['delivered', 3],
-        ['delivered', 3],
-      ]);
-
+      expect(rows.map((row: { status: string }) => row.status)).toEqual(['delivered', 'delivered']);
       const nothingLeft = await leadgate(['leads', 'replay']);
       expect(nothingLeft).toMatchObject({ code: 0, stdout: '0 livrée(s), 0 en échec.\n' });
     });
 
-    it('a lead left pending by a crash is replayed once it is stale; a fresh one is left alone', async () => {
-      const store = await createStore(loadConfig({ DATA_DIR: dataDir }));
-      const stale = { kind: 'subscribe', data: validSubscribe, id: randomUUID() } as const;
-      await store.record({ ...stale, receivedAt: new Date(Date.now() - 10 * 60_000) });
-      const fresh = {
-        kind: 'subscribe',
-        data: { ...validSubscribe, email: 'fresh@example.fr' },
-      } as const;
-      await store.record({ ...fresh, id: randomUUID(), receivedAt: new Date() });
-      await store.close();
+    it('leads status shows the backlog per destination; replay delivers leads still pending', async () => {
+      // Accepted in queued mode by a server whose dispatcher never ran (it was killed at once).
+      await withApp({ DELIVERY: 'queued' }, async (t) => {
+        expect((await postJson(t.app, '/api/contact', validContact)).statusCode).toBe(200);
+      });
+      const status = await leadgate(['leads', 'status']);
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toMatch(
+        /agency-notification \(outbox\) +en attente 1 +en reprise 0 +abandonnées 0/,
+      );
+      expect(status.stdout).toMatch(/confirmation-email \(outbox\) +en attente 1/);
+      expect(status.stdout).toMatch(
+        /Total : en attente 2, en reprise 0, abandonnées 0 ; plus ancienne demande non livrée : \d+ s\./,
+      );
 
       const replay = await leadgate(['leads', 'replay']);
       expect(replay.code, replay.stderr).toBe(0);
-      expect(replay.stdout).toBe(`livrée   ${stale.id}\n1 livrée(s), 0 en échec.\n`);
-      const list = (await leadgate(['leads', 'list'])).stdout;
-      expect(list).toMatch(/subscribe +delivered +1 +lea@example\.fr/);
-      expect(list).toMatch(/subscribe +pending +0 +fresh@example\.fr/);
+      expect(replay.stdout).toContain('1 livrée(s), 0 en échec.');
+      expect(readdirSync(join(dataDir, 'outbox'))).toHaveLength(2);
+      expect((await leadgate(['leads', 'status'])).stdout).toContain('aucune demande en attente');
     });
   },
 );
 
-describe('leadgate leads purge (retention promised by the privacy policy)', () => {
-  it('keeps recent leads by default, and forgets them once older than --older-than-days', async () => {
-    await sendTwoLeads();
-    const kept = await leadgate(['leads', 'purge']);
-    expect(kept).toMatchObject({ code: 0 });
-    expect(kept.stdout).toMatch(/^0 demande/);
-    const purged = await leadgate(['leads', 'purge', '--older-than-days', '0']);
-    expect(purged.stdout).toMatch(/^2 demande/);
-    expect((await leadgate(['leads', 'list'])).stdout).toBe('Aucune demande dans le journal.\n');
-  });
+describe(
+  'leadgate leads purge (retention promised by the privacy policy)',
+  { timeout: 60_000 },
+  () => {
+    it('keeps recent leads by default, and forgets them once older than --older-than-days', async () => {
+      await sendTwoLeads();
+      const kept = await leadgate(['leads', 'purge']);
+      expect(kept).toMatchObject({ code: 0 });
+      expect(kept.stdout).toMatch(/^0 demande/);
+      expect(readdirSync(join(dataDir, 'outbox'))).toHaveLength(3);
+      const purged = await leadgate(['leads', 'purge', '--older-than-days', '0']);
+      expect(purged.stdout).toMatch(/^2 demande.*, 3 e-mail/);
+      // The outbox follows the journal's retention (docs/operations.md).
+      expect(readdirSync(join(dataDir, 'outbox'))).toEqual([]);
+      expect((await leadgate(['leads', 'list'])).stdout).toBe('Aucune demande dans le journal.\n');
+    });
 
-  it('refuses a number of days that is not a whole number', async () => {
-    const run = await leadgate(['leads', 'purge', '--older-than-days', 'trois']);
-    expect(run.code).not.toBe(0);
-    expect(run.stderr).toContain('nombre entier');
-  });
-});
+    it('refuses a number of days that is not a whole number', async () => {
+      const run = await leadgate(['leads', 'purge', '--older-than-days', 'trois']);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toContain('nombre entier');
+    });
+  },
+);

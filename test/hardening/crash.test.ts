@@ -16,7 +16,7 @@ afterEach(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('issue 4: kill -9 mid-run loses no acknowledged lead and duplicates none', () => {
+describe('kill -9 mid-run loses no acknowledged lead and duplicates none (docs/reliability.md)', () => {
   it('every request answered 200 or 502 is in the journal exactly once after a restart', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'leadgate-crash-'));
     const env = { DATA_DIR: dataDir };
@@ -142,9 +142,17 @@ describe('issue 4: kill -9 mid-run loses no acknowledged lead and duplicates non
         lead.kind === 'contact' ? lead.data.TOOL_SOURCE : '',
       );
       expect(markers.sort()).toEqual([...sent].sort());
-      expect(entries.every((entry) => entry.status === 'delivered')).toBe(true);
+      // The restarted server's dispatcher delivers them all, with no command run, including the
+      // steps the killed one had leased once their lease ends (docs/delivery.md).
+      const deadline = Date.now() + 90_000;
+      let undelivered = entries.length;
+      while (undelivered > 0 && Date.now() < deadline) {
+        await sleep(500);
+        undelivered = (await store.list()).filter((entry) => entry.status !== 'delivered').length;
+      }
+      expect(undelivered).toBe(0);
     } finally {
       await store.close();
     }
-  }, 180_000);
+  }, 240_000);
 });

@@ -5,7 +5,7 @@ import { buildTestApp, validContact } from '../helpers/app.ts';
 import { startFakeBrevo } from '../helpers/fake-brevo.ts';
 
 /*
- * Issue 4: whatever the provider does wrong, the caller gets 502 upstream_error within
+ * docs/reliability.md: whatever the provider does wrong, the caller gets 502 upstream_error within
  * PROVIDER_TIMEOUT_MS + 1 s, the lead stays in the journal as `failed`, and the server stays healthy.
  * Providers misbehave on loopback only: raw TCP servers and a fake of Brevo's HTTP API.
  */
@@ -93,7 +93,7 @@ async function expectFault(env: Record<string, string>) {
   }
 }
 
-describe('issue 4: SMTP provider faults → 502 within PROVIDER_TIMEOUT_MS + 1 s', () => {
+describe('SMTP provider faults → 502 within PROVIDER_TIMEOUT_MS + 1 s (docs/reliability.md)', () => {
   const cases: [string, Behaviour][] = [
     ['resets the connection', reset],
     ['never answers', silent],
@@ -113,7 +113,7 @@ describe('issue 4: SMTP provider faults → 502 within PROVIDER_TIMEOUT_MS + 1 s
   }
 });
 
-describe('issue 4: Brevo (HTTP) provider faults → 502 within PROVIDER_TIMEOUT_MS + 1 s', () => {
+describe('Brevo (HTTP) provider faults → 502 within PROVIDER_TIMEOUT_MS + 1 s (docs/reliability.md)', () => {
   let brevo: Awaited<ReturnType<typeof startFakeBrevo>>;
   beforeAll(async () => {
     brevo = await startFakeBrevo('right-key');

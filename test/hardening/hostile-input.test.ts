@@ -39,7 +39,7 @@ function expectPrototypeUntouched() {
   expect(Object.prototype).not.toHaveProperty('polluted');
 }
 
-describe('issue 4: prototype-pollution keys are data, never object machinery', () => {
+describe('prototype-pollution keys are data, never object machinery (docs/reliability.md)', () => {
   it('JSON: questionnaire keys __proto__, constructor, prototype are answers, stored as written', async () => {
     const body = `{"email":"proto-json@example.fr","firstName":"Paul","formData":{"__proto__":"a","constructor":"b","prototype":"c","Q":"d"}}`;
     const response = await post('/api/audit', body);
@@ -99,11 +99,11 @@ describe('issue 4: prototype-pollution keys are data, never object machinery', (
 });
 
 /*
- * Issue 4: nothing under the body limit stalls the event loop. The worst cases measured for
+ * docs/reliability.md: nothing under the body limit stalls the event loop. The worst cases measured for
  * docs/reliability.md: 64 KiB of nested brackets, thousands of keys, an e-mail built to make its
  * pattern backtrack, a long field of emoji (counted by code point), a field repeated 16 000 times.
  */
-describe('issue 4: deep or huge bodies under the limit are answered quickly', () => {
+describe('deep or huge bodies under the limit are answered quickly (docs/reliability.md)', () => {
   const near = 64 * 1024 - 400;
   const cases: [string, string, string, string][] = [
     ['nested arrays', '/api/contact', '['.repeat(near), 'application/json'],

@@ -1,7 +1,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createIdempotentIntake } from '../../src/domain/idempotent-intake.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startIdempotencySweep } from '../../src/domain/idempotency-sweep.ts';
 import { createIntake } from '../../src/domain/intake.ts';
 import { buildTestApp, validAudit, validContact, type TestApp } from '../helpers/app.ts';
 import { hasPostgres, type TestDialect } from '../helpers/postgres-databases.ts';
@@ -9,7 +9,7 @@ import { ObservedProvider } from './test-providers.ts';
 
 const dialects: TestDialect[] = hasPostgres() ? ['sqlite', 'postgres'] : ['sqlite'];
 
-describe.each(dialects)('issue 4: Idempotency-Key (%s journal)', (dialect) => {
+describe.each(dialects)('Idempotency-Key (%s journal) (docs/reliability.md)', (dialect) => {
   let testApp: TestApp | undefined;
   let provider: ObservedProvider;
   afterEach(async () => {
@@ -21,7 +21,7 @@ describe.each(dialects)('issue 4: Idempotency-Key (%s journal)', (dialect) => {
     testApp = await buildTestApp({
       env,
       dialect,
-      provider: (config) => (provider = new ObservedProvider(config)),
+      provider: (config, budgets) => (provider = new ObservedProvider(config, budgets)),
     });
     return testApp.app;
   }
@@ -43,10 +43,14 @@ describe.each(dialects)('issue 4: Idempotency-Key (%s journal)', (dialect) => {
     expect(again.json()).toEqual(first.json());
     expect(provider.calls).toBe(1);
     expect(await testApp!.store.list()).toHaveLength(1);
-    // Without a key nothing is deduplicated: the caller did not ask for it.
+    // Without a key, the same body to the same endpoint within 24 h is the same lead too
+    // (docs/api-decisions.md): a person resubmitting gets no second confirmation.
     await send(undefined, validContact);
     await send(undefined, validContact);
-    expect(await testApp!.store.list()).toHaveLength(3);
+    expect(await testApp!.store.list()).toHaveLength(1);
+    expect(provider.calls).toBe(1);
+    await send(undefined, { ...validContact, DEMANDE: 'Une autre demande.' });
+    expect(await testApp!.store.list()).toHaveLength(2);
   });
 
   it('replays the first `existing` flag and the 303 of a form', async () => {
@@ -76,8 +80,9 @@ describe.each(dialects)('issue 4: Idempotency-Key (%s journal)', (dialect) => {
       });
     const [one, two] = [await form(), await form()];
     expect([one.statusCode, two.statusCode]).toEqual([303, 303]);
-    expect(two.headers.location).toBe('/contact/merci');
-    expect(provider.calls).toBe(3);
+    expect(two.headers.location).toBe('/newsletter/merci');
+    // The audit under key `b` had the body of `a`: the same lead, delivered once.
+    expect(provider.calls).toBe(2);
   });
 
   it('refuses the same key with another body: 409 idempotency_conflict, nothing delivered', async () => {
@@ -86,9 +91,52 @@ describe.each(dialects)('issue 4: Idempotency-Key (%s journal)', (dialect) => {
     const other = await send('key-2', { ...validContact, DEMANDE: 'Autre chose.' });
     expect(other.statusCode).toBe(409);
     expect(other.json()).toMatchObject({ success: false, error: { code: 'idempotency_conflict' } });
-    // Another endpoint is another request too.
-    expect((await send('key-2', validAudit, '/api/audit')).statusCode).toBe(409);
     expect(provider.calls).toBe(1);
+  });
+
+  it('scopes a key to its endpoint: the same key elsewhere is another request', async () => {
+    await start();
+    expect((await send('shared', validContact)).statusCode).toBe(200);
+    const audit = await send('shared', validAudit, '/api/audit');
+    expect(audit.statusCode).toBe(200);
+    expect(audit.json()).toEqual({ success: true, existing: false });
+    expect(provider.calls).toBe(2);
+    expect((await testApp!.store.list()).map((entry) => entry.lead.kind).sort()).toEqual([
+      'audit',
+      'contact',
+    ]);
+    // Each endpoint still replays its own first answer.
+    expect((await send('shared', validAudit, '/api/audit')).statusCode).toBe(200);
+    expect((await send('shared', { ...validContact, NOM: 'Autre' })).statusCode).toBe(409);
+    expect(provider.calls).toBe(2);
+  });
+
+  it('sweeps expired keys on a schedule, used again or not', async () => {
+    await start();
+    await send('old', validContact);
+    await send('fresh', validAudit, '/api/audit');
+    const store = testApp!.store;
+    const later = Date.now() + 24 * 3600_000 + 60_000;
+    // A key created just now is not swept by a sweep of now.
+    expect(await store.idempotency.sweep(new Date(Date.now() - 24 * 3600_000))).toBe(0);
+    const errors: unknown[] = [];
+    const sweep = startIdempotencySweep(store, {
+      everyMs: 20,
+      now: () => new Date(later),
+      onError: (error) => errors.push(error),
+    });
+    try {
+      await vi.waitFor(
+        async () => {
+          // Swept: the key is free again, so another body is a new request rather than a 409.
+          expect((await send('old', { ...validContact, NOM: 'Autre' })).statusCode).toBe(200);
+        },
+        { timeout: 5000, interval: 50 },
+      );
+    } finally {
+      sweep.stop();
+    }
+    expect(errors).toEqual([]);
   });
 
   it('refuses a malformed key with 400 invalid_field', async () => {
@@ -129,7 +177,11 @@ describe.each(dialects)('issue 4: Idempotency-Key (%s journal)', (dialect) => {
     expect(entries[0]).toMatchObject({ status: 'delivered', attempts: 2 });
     expect(entries[0]?.lead.id).toBe(entry?.lead.id);
     expect((await send('retry-me', validContact)).statusCode).toBe(200);
-    expect(provider.calls).toBe(2);
+    // Only the step that failed was tried again (docs/delivery.md).
+    expect(Object.fromEntries(provider.stepCalls)).toEqual({
+      'confirmation-email': 2,
+      'agency-notification': 1,
+    });
   });
 
   it('a key survives a restart of the server', async () => {
@@ -145,7 +197,7 @@ describe.each(dialects)('issue 4: Idempotency-Key (%s journal)', (dialect) => {
     testApp = await buildTestApp({
       env,
       dialect: 'sqlite',
-      provider: (next) => (provider = new ObservedProvider(next)),
+      provider: (next, budgets) => (provider = new ObservedProvider(next, budgets)),
     });
     expect((await send('durable', validContact)).statusCode).toBe(200);
     expect((await send('durable', { ...validContact, NOM: 'Autre' })).statusCode).toBe(409);
@@ -157,9 +209,13 @@ describe.each(dialects)('issue 4: Idempotency-Key (%s journal)', (dialect) => {
   it('forgets a key after 24 hours', async () => {
     await start();
     let clock = new Date('2026-11-22T10:00:00Z');
-    const store = testApp!.store;
-    const intake = createIntake({ store, provider, timeoutMs: 1000, now: () => clock });
-    const service = createIdempotentIntake({ intake, store, timeoutMs: 1000, now: () => clock });
+    const service = createIntake({
+      deliveries: testApp!.store.deliveries,
+      confirmations: testApp!.store.confirmations,
+      dispatcher: testApp!.app.dispatcher,
+      mode: 'sync',
+      now: () => clock,
+    });
     const request = { kind: 'contact', data: validContact } as const;
     await service.submit(request, 'daily');
     clock = new Date('2026-11-23T09:59:00Z');
@@ -171,7 +227,7 @@ describe.each(dialects)('issue 4: Idempotency-Key (%s journal)', (dialect) => {
   });
 });
 
-describe('issue 4: Idempotency-Key in /openapi.json', () => {
+describe('Idempotency-Key in /openapi.json (docs/reliability.md)', () => {
   it('documents the header on each operation and the 409', async () => {
     const testApp = await buildTestApp();
     try {

@@ -30,7 +30,7 @@ function rawExchange(port: number, write: (socket: ReturnType<typeof connect>) =
   });
 }
 
-describe('issue 4: body size limit → 413 payload_too_large', () => {
+describe('body size limit → 413 payload_too_large (docs/reliability.md)', () => {
   it('refuses a body above the 64 KiB default with the ErrorResponse shape', async () => {
     await start();
     const response = await post('/api/contact', { ...validContact, DEMANDE: 'x'.repeat(70_000) });
@@ -88,7 +88,7 @@ describe('issue 4: body size limit → 413 payload_too_large', () => {
   });
 });
 
-describe('issue 4: rate limit per client address → 429 rate_limited', () => {
+describe('rate limit per client address → 429 rate_limited (docs/reliability.md)', () => {
   it('answers 429 with Retry-After after RATE_LIMIT_PER_MINUTE requests on one endpoint', async () => {
     await start({ RATE_LIMIT_PER_MINUTE: '3' });
     for (let i = 0; i < 3; i += 1) {
@@ -114,17 +114,46 @@ describe('issue 4: rate limit per client address → 429 rate_limited', () => {
     expect(limited.json().error.code).toBe('rate_limited');
   });
 
-  it('by default limits remote clients to 30 a minute but spares loopback ones', async () => {
+  it('by default limits every client to 30 a minute, loopback and forwarded loopback included', async () => {
     // An empty RATE_LIMIT_PER_MINUTE is unset: the default applies.
     await start({ RATE_LIMIT_PER_MINUTE: '', TRUST_PROXY: '127.0.0.1' });
-    for (let i = 0; i < 35; i += 1) {
+    for (let i = 0; i < 30; i += 1) {
       expect((await post('/api/subscribe', validSubscribe)).statusCode).toBe(200);
     }
-    const remote = { 'x-forwarded-for': '203.0.113.9' };
-    for (let i = 0; i < 30; i += 1) {
-      expect((await post('/api/subscribe', validSubscribe, remote)).statusCode).toBe(200);
+    expect((await post('/api/subscribe', validSubscribe)).statusCode).toBe(429);
+    // A client behind the proxy claiming to be loopback is counted as loopback: no exemption either.
+    const claimsLoopback = { 'x-forwarded-for': '127.0.0.1' };
+    expect((await post('/api/subscribe', validSubscribe, claimsLoopback)).statusCode).toBe(429);
+  });
+
+  it('spares only the clients RATE_LIMIT_ALLOW names', async () => {
+    await start({
+      RATE_LIMIT_PER_MINUTE: '2',
+      TRUST_PROXY: '127.0.0.1',
+      RATE_LIMIT_ALLOW: '::1, 10.1.0.0/16',
+    });
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    for (let i = 0; i < 5; i += 1) {
+      expect((await post('/api/subscribe', validSubscribe, from('10.1.2.3'))).statusCode).toBe(200);
+      expect((await post('/api/subscribe', validSubscribe, from('::1'))).statusCode).toBe(200);
     }
-    expect((await post('/api/subscribe', validSubscribe, remote)).statusCode).toBe(429);
+    const others = [];
+    for (let i = 0; i < 3; i += 1) {
+      others.push((await post('/api/subscribe', validSubscribe, from('10.2.0.1'))).statusCode);
+    }
+    expect(others).toEqual([200, 200, 429]);
+  });
+
+  it('counts an IPv6 client per /64: new addresses in the same block share one budget', async () => {
+    await start({ RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: '127.0.0.1' });
+    const statuses = [];
+    for (const address of ['2001:db8:5:6::1', '2001:db8:5:6:ffff::2', '2001:db8:5:6:1:2:3:4']) {
+      const answer = await post('/api/subscribe', validSubscribe, { 'x-forwarded-for': address });
+      statuses.push(answer.statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    const otherBlock = { 'x-forwarded-for': '2001:db8:5:7::1' };
+    expect((await post('/api/subscribe', validSubscribe, otherBlock)).statusCode).toBe(200);
   });
 
   it('is off with RATE_LIMIT_PER_MINUTE=0', async () => {
@@ -157,7 +186,7 @@ describe('issue 4: rate limit per client address → 429 rate_limited', () => {
   });
 });
 
-describe('issue 4: /healthz and /readyz', () => {
+describe('/healthz and /readyz (docs/reliability.md)', () => {
   it('says live and ready while the journal answers, not ready once it is gone', async () => {
     const app = await start();
     expect((await app.inject('/healthz')).json()).toEqual({ status: 'ok' });
@@ -169,7 +198,7 @@ describe('issue 4: /healthz and /readyz', () => {
   });
 });
 
-describe('issue 4: request id', () => {
+describe('request id (docs/reliability.md)', () => {
   it('gives every answer an x-request-id, keeping a sane incoming one', async () => {
     const app = await start();
     const fresh = await app.inject('/healthz');
@@ -183,5 +212,32 @@ describe('issue 4: request id', () => {
     expect(forged.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const error = await post('/api/contact', {});
     expect(error.headers['x-request-id']).toBeTruthy();
+  });
+});
+
+describe('response headers against content sniffing and forged ids', () => {
+  it('says X-Content-Type-Options: nosniff on every answer', async () => {
+    const app = await start();
+    const answers = [
+      await post('/api/contact', validContact),
+      await post('/api/contact', {}),
+      await app.inject('/api/nowhere'),
+      await app.inject({ method: 'GET', url: '/api/contact' }),
+      await app.inject('/healthz'),
+      await app.inject('/openapi.json'),
+      await app.inject({ method: 'OPTIONS', url: '/api/contact' }),
+    ];
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 400, 404, 405, 200, 200, 204]);
+    for (const answer of answers) expect(answer.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('keeps an X-Request-Id only when it is a short token of safe characters', async () => {
+    const app = await start();
+    for (const forged of ['a'.repeat(65), 'two words', 'id\u202Ereversed', 'a"b', 'x/../y']) {
+      const answer = await app.inject({ url: '/healthz', headers: { 'x-request-id': forged } });
+      expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const kept = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'a'.repeat(64) } });
+    expect(kept.headers['x-request-id']).toBe('a'.repeat(64));
   });
 });

@@ -25,7 +25,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-describe('issue 4: structured logs with a request id, without personal data or secrets', () => {
+describe('structured logs with a request id, without personal data or secrets (docs/reliability.md)', () => {
   it('an SMTP refusal naming the address is logged masked, with the request id', async () => {
     const smtp = new SMTPServer({
       authOptional: true,
@@ -34,7 +34,7 @@ describe('issue 4: structured logs with a request id, without personal data or s
       onRcptTo(address, _session, callback) {
         callback(
           Object.assign(new Error(`<${address.address}> inconnu, tel ${PHONE}`), {
-            responseCode: 550,
+            responseCode: 451,
           }),
         );
       },

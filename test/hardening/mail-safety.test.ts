@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import PostalMime, { type Email } from 'postal-mime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, validAudit, validContact, type TestApp } from '../helpers/app.ts';
+import { startFakeBrevo } from '../helpers/fake-brevo.ts';
+import { startSmtpSink } from '../helpers/smtp-sink.ts';
 
 let testApp: TestApp | undefined;
 afterEach(async () => {
@@ -11,6 +13,11 @@ afterEach(async () => {
 });
 
 const INJECTION = 'Marie\r\nBcc: victime@example.com\r\nX-Injected: oui\n\rSubject: gagné';
+/** An RFC 2047 encoded-word that decodes to CR/LF + Bcc, then bidi and format characters. */
+const ENCODED_WORD = '=?UTF-8?Q?=0D=0ABcc:_x@evil.example_=E2=80=AE?=';
+const FORMAT_CHARS = 'Ma\u202Erie\u200E\uFEFF\u2066';
+/** Characters that reorder or hide text (Unicode Cf), the emoji zero-width joiner aside. */
+const INVISIBLE = /(?!\u200d)\p{Cf}/u;
 const MARKUP = '<script>alert(1)</script><a href="https://spam.example">Promo</a> & "co"';
 
 /** The .eml files the outbox wrote, raw and parsed by a real MIME parser. */
@@ -33,7 +40,7 @@ function headerNames(head: string): string[] {
     .map((line) => line.split(':')[0]!.toLowerCase());
 }
 
-describe('issue 4: e-mail safety', () => {
+describe('e-mail safety (docs/reliability.md)', () => {
   it('no CR/LF from a field reaches a header: no added header, one-line subject and names', async () => {
     testApp = await buildTestApp();
     const response = await testApp.app.inject({
@@ -116,4 +123,74 @@ describe('issue 4: e-mail safety', () => {
     }
     expect(confirmation!.email.to?.[0]?.address).toBe(validContact.EMAIL);
   });
+
+  it('an encoded-word or a bidi override in a field never decodes into a header (outbox, SMTP, Brevo)', async () => {
+    const hostile = {
+      ...validContact,
+      PRENOM: `${ENCODED_WORD} ${FORMAT_CHARS}`,
+      NOM: ENCODED_WORD,
+    };
+    const smtp = await startSmtpSink();
+    const brevo = await startFakeBrevo('k');
+    try {
+      const parsed: Email[] = [];
+      testApp = await buildTestApp();
+      await testApp.app.inject({ method: 'POST', url: '/api/contact', payload: hostile });
+      for (const role of ['confirmation', 'notification'] as const) {
+        const [mail] = await outbox(role);
+        expect(headerNames(mail!.head)).not.toContain('bcc');
+        parsed.push(mail!.email);
+      }
+      await testApp.close();
+
+      testApp = await buildTestApp({ env: { MAIL_PROVIDER: 'smtp', SMTP_URL: smtp.url } });
+      await testApp.app.inject({ method: 'POST', url: '/api/contact', payload: hostile });
+      expect(smtp.received).toHaveLength(2);
+      for (const received of smtp.received) {
+        expect(received.envelopeTo).not.toContain('x@evil.example');
+        parsed.push(received.email);
+      }
+      await testApp.close();
+
+      testApp = await buildTestApp({
+        env: {
+          MAIL_PROVIDER: 'brevo',
+          BREVO_API_KEY: 'k',
+          BREVO_API_URL: brevo.url,
+          BREVO_NEWSLETTER_LIST_ID: '8',
+        },
+      });
+      await testApp.app.inject({ method: 'POST', url: '/api/contact', payload: hostile });
+      const sent = brevo.requestsTo('/smtp/email').map((request) => request.body as SentByBrevo);
+      expect(sent).toHaveLength(2);
+
+      const notifications = parsed.filter((email) => email.subject?.startsWith('Nouvelle'));
+      expect(notifications).toHaveLength(2);
+      for (const email of parsed) {
+        for (const header of email.headers) expect(header.key).not.toBe('bcc');
+        expect(email.bcc ?? []).toEqual([]);
+      }
+      const decoded = [
+        ...notifications.flatMap((email) => [email.subject!, email.replyTo?.[0]?.name ?? '']),
+        ...sent.flatMap((body) => [body.subject ?? '', body.replyTo?.name ?? '']),
+      ];
+      expect(decoded.filter(Boolean).length).toBeGreaterThanOrEqual(6);
+      for (const value of decoded) {
+        expect(value).not.toMatch(/[\r\n]/);
+        expect(value).not.toMatch(/bcc:\s*x@evil/i);
+        expect(value).not.toContain('=?');
+        expect(value).not.toMatch(INVISIBLE);
+      }
+      expect(notifications[0]!.subject).toContain('Marie');
+      expect(notifications[0]!.replyTo?.[0]?.address).toBe(validContact.EMAIL);
+    } finally {
+      await smtp.close();
+      await brevo.close();
+    }
+  });
 });
+
+interface SentByBrevo {
+  subject?: string;
+  replyTo?: { name?: string };
+}

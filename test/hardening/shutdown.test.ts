@@ -33,7 +33,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('issue 4: SIGTERM finishes in-flight requests, then exits', () => {
+describe('SIGTERM finishes in-flight requests, then exits (docs/reliability.md)', () => {
   it('answers the request in flight with 200, refuses new ones, and exits 0', async () => {
     const env = {
       DATA_DIR: dataDir,

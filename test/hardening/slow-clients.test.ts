@@ -10,7 +10,7 @@ import { createProvider } from '../../src/providers/create-provider.ts';
 import { createStore } from '../../src/store/create-store.ts';
 
 /*
- * Issue 4: a slowloris holds sockets by sending a request a byte at a time. The production values
+ * docs/reliability.md: a slowloris holds sockets by sending a request a byte at a time. The production values
  * (DEFAULT_SERVER_TIMEOUTS) are seconds long; the same mechanism is tested here with short ones.
  */
 const timeouts = {
@@ -27,7 +27,7 @@ beforeAll(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-slow-'));
   const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0' });
   const store = await createStore(config);
-  const provider = createProvider(config);
+  const provider = createProvider(config, store.budgets);
   const app = await buildApp({ config, store, provider, timeouts });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as AddressInfo).port;
@@ -62,7 +62,7 @@ function drip(first: string, next: () => string, everyMs: number) {
   });
 }
 
-describe('issue 4: slow clients cannot hold a socket forever', () => {
+describe('slow clients cannot hold a socket forever (docs/reliability.md)', () => {
   it('production timeouts are all bounded', () => {
     for (const value of Object.values(DEFAULT_SERVER_TIMEOUTS)) {
       expect(value).toBeGreaterThan(0);

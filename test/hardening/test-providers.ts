@@ -1,34 +1,48 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../src/config.ts';
+import type { ClaimedStep } from '../../src/domain/deliveries.ts';
+import type { Destination } from '../../src/domain/destination.ts';
 import { UpstreamError } from '../../src/domain/errors.ts';
-import type { Lead } from '../../src/domain/lead.ts';
+import type { Provider } from '../../src/domain/provider.ts';
+import type { RateBudgets } from '../../src/domain/rate-budget.ts';
 import { createProvider } from '../../src/providers/create-provider.ts';
-import type { HandoffLedger, Provider } from '../../src/providers/provider.ts';
 
 /**
  * The real provider MAIL_PROVIDER picks (the outbox by default), seen through our own Provider
- * interface: counts hand-offs, can be slowed down, and can fail its next deliveries on purpose.
+ * interface: counts hand-offs per destination, can be slowed down, and can fail its next steps on
+ * purpose. `calls` counts agency notifications, one per lead handed over.
  */
 export class ObservedProvider implements Provider {
   readonly name: string;
-  calls = 0;
+  readonly destinations: readonly Destination[];
+  readonly stepCalls = new Map<string, number>();
   failNext = 0;
   delayMs = 0;
   private readonly inner: Provider;
 
-  constructor(config: Config) {
-    this.inner = createProvider(config);
+  constructor(config: Config, budgets: RateBudgets) {
+    this.inner = createProvider(config, budgets);
     this.name = this.inner.name;
+    this.destinations = this.inner.destinations.map((destination) => ({
+      ...destination,
+      deliver: async (lead, signal) => {
+        this.stepCalls.set(destination.name, (this.stepCalls.get(destination.name) ?? 0) + 1);
+        if (this.delayMs) await sleep(this.delayMs);
+        if (this.failNext > 0) {
+          this.failNext -= 1;
+          throw new UpstreamError('provider down (test)');
+        }
+        return destination.deliver(lead, signal);
+      },
+    }));
   }
 
-  async deliver(lead: Lead, signal: AbortSignal, handoffs?: HandoffLedger) {
-    this.calls += 1;
-    if (this.delayMs) await sleep(this.delayMs);
-    if (this.failNext > 0) {
-      this.failNext -= 1;
-      throw new UpstreamError('provider down (test)');
-    }
-    return this.inner.deliver(lead, signal, handoffs);
+  get calls(): number {
+    return this.stepCalls.get('agency-notification') ?? 0;
+  }
+
+  alertAgency(dead: readonly ClaimedStep[], signal: AbortSignal) {
+    return this.inner.alertAgency(dead, signal);
   }
 
   close() {

@@ -5,9 +5,10 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDependencies } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createProvider } from '../../src/providers/create-provider.ts';
-import type { Provider } from '../../src/providers/provider.ts';
+import type { Provider } from '../../src/domain/provider.ts';
+import type { RateBudgets } from '../../src/domain/rate-budget.ts';
 import { createStore } from '../../src/store/create-store.ts';
-import type { Store } from '../../src/store/store.ts';
+import type { Store } from '../../src/domain/store.ts';
 import { createTestDatabase, defaultTestDialect, type TestDialect } from './postgres-databases.ts';
 
 export interface TestApp {
@@ -20,30 +21,35 @@ export interface TestApp {
 
 /**
  * Builds the real app on a real SQLite file in a fresh temp directory. `env` is read exactly as the
- * server reads the environment; `provider` replaces the one MAIL_PROVIDER would pick.
+ * server reads the environment; `provider` replaces the one MAIL_PROVIDER would pick. Contract tests
+ * observe the hand-off in the request, so DELIVERY is `sync` unless `env` says otherwise; delivery
+ * tests set `queued` and `dispatch` (test/delivery/).
  */
 export async function buildTestApp(
   options: {
     env?: Record<string, string>;
-    provider?: (config: Config) => Provider;
-    /** Issue 5: `postgres` gives the app a fresh database on the test PostgreSQL server. */
+    provider?: (config: Config, budgets: RateBudgets) => Provider;
+    /** Starts the background dispatcher, as `leadgate serve` does (docs/delivery.md). */
+    dispatch?: boolean;
+    /** docs/deployment.md: `postgres` gives the app a fresh database on the test PostgreSQL server. */
     dialect?: TestDialect;
-    /** Issue 3: a built site (see test/helpers/site.ts) for the app to serve. */
+    /** docs/site.md: a built site (see test/helpers/site.ts) for the app to serve. */
     siteDir?: string;
   } & Pick<AppDependencies, 'logger' | 'timeouts'> = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-test-'));
   const database =
     (options.dialect ?? defaultTestDialect) === 'postgres' ? await createTestDatabase() : undefined;
-  // Contract tests send many requests from one address: the rate limiter (issue 4) is off unless a test sets it.
+  // Contract tests send many requests from one address: the rate limiter (docs/reliability.md) is off unless a test sets it.
   const config = loadConfig({
     DATA_DIR: dataDir,
     RATE_LIMIT_PER_MINUTE: '0',
+    DELIVERY: 'sync',
     ...(database && { DATABASE_URL: database.url }),
     ...options.env,
   });
   const store = await createStore(config);
-  const provider = options.provider ? options.provider(config) : createProvider(config);
+  const provider = (options.provider ?? createProvider)(config, store.budgets);
   const app = await buildApp({
     config,
     store,
@@ -53,12 +59,14 @@ export async function buildTestApp(
     timeouts: options.timeouts,
   });
   await app.ready();
+  if (options.dispatch) app.dispatcher.start();
   return {
     app,
     store,
     config,
     dataDir,
     async close() {
+      await app.dispatcher.stop();
       await app.close();
       await provider.close();
       await store.close();

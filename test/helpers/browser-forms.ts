@@ -22,7 +22,7 @@ interface Focused {
   checked: boolean;
   /** Its label (or its group's legend), as a person reads it. */
   label: string;
-  /** Issue 3 "visible focus": an outline or a shadow is drawn around the focused control. */
+  /** docs/quality.md "visible focus": an outline or a shadow is drawn around the focused control. */
   focusVisible: boolean;
 }
 

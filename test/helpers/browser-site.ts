@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { readManifest } from '../../src/http/site-files.ts';
-import type { SiteManifest } from '../../src/http/site-manifest.ts';
+import type { SiteManifest } from '../../src/schemas/site-manifest.ts';
 import { buildTestApp, type TestApp } from './app.ts';
 import { buildTestSite, type TestSite } from './site.ts';
 

@@ -1,10 +1,10 @@
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { hasTool } from './tools.ts';
 
-/** Issue 3: Debian's Chromium, never a downloaded browser (.ci/run installs the `chromium` package). */
+/** docs/quality.md: Debian's Chromium, never a downloaded browser (.ci/run installs the `chromium` package). */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
-/** The flags issue 3 prescribes: headless, no sandbox (root in CI), nothing that calls the network. */
+/** The flags docs/quality.md prescribes: headless, no sandbox (root in CI), nothing that calls the network. */
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',

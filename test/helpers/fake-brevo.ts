@@ -28,11 +28,16 @@ interface StoredContact {
 /**
  * A loopback stand-in for Brevo's API v3 (the routes leadgate calls), stateful enough to answer as
  * Brevo does: `POST /contacts` 201 `{id}` / 204 when updated / 400 duplicate_parameter without
- * updateEnabled; `POST /smtp/email` 201 `{messageId}`, 400 duplicate_parameter for a reused
+ * updateEnabled; `DELETE /contacts/{identifier}` 204 / 404; `POST /smtp/email` 201 `{messageId}`, 400 duplicate_parameter for a reused
  * `headers.idempotencyKey`; 401 unauthorized for a wrong `api-key`. `script()` forces other answers.
  */
 export async function startFakeBrevo(apiKey = 'k') {
   const requests: RecordedRequest[] = [];
+  /** Brevo's limit on POST /contacts (10 a second per account), enforced when `limitContacts` is on. */
+  const limits = { contactsPerSecond: 0, answerAfterMs: 0 };
+  const contactCalls: number[] = [];
+  /** 429s answered for the rate limit. */
+  let rateLimited = 0;
   const contacts = new Map<string, StoredContact>();
   /** E-mails Brevo accepted for sending (a duplicate idempotency key adds none). */
   const sent: Record<string, unknown>[] = [];
@@ -64,6 +69,19 @@ export async function startFakeBrevo(apiKey = 'k') {
       existing.listIds = [...new Set([...existing.listIds, ...listIds])];
       return { status: 204 };
     }
+    const listAdd = /^\/contacts\/lists\/(\d+)\/contacts\/add$/.exec(path);
+    if (listAdd) {
+      const listId = Number(listAdd[1]);
+      const emails = ((body.emails ?? []) as string[]).map((email) => email.toLowerCase());
+      const known = emails.filter((email) => contacts.has(email));
+      const added = known.filter((email) => !contacts.get(email)!.listIds.includes(listId));
+      if (added.length === 0) {
+        return error(400, 'invalid_parameter', 'Contact already in list and/or does not exist');
+      }
+      for (const email of added) contacts.get(email)!.listIds.push(listId);
+      const failure = emails.filter((email) => !added.includes(email));
+      return { status: 201, body: { contacts: { success: added, failure } } };
+    }
     if (path === '/smtp/email') {
       const to = body.to as { email?: string }[] | undefined;
       if (!to?.length) return error(400, 'missing_parameter', 'to is missing');
@@ -83,6 +101,13 @@ export async function startFakeBrevo(apiKey = 'k') {
     return error(404, 'document_not_found', 'Invalid route');
   }
 
+  /** `DELETE /contacts/{identifier}` (deleteContact): 204, or 404 when no such contact. */
+  function deleteContact(identifier: string): { status: number; body?: unknown } {
+    const email = identifier.toLowerCase();
+    if (!contacts.delete(email)) return error(404, 'document_not_found', 'Contact does not exist');
+    return { status: 204 };
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -96,6 +121,29 @@ export async function startFakeBrevo(apiKey = 'k') {
     const path = (request.url ?? '/').split('?')[0]!;
     requests.push({ method: request.method ?? '', path, headers: request.headers, body });
 
+    if (path === '/contacts' && limits.contactsPerSecond > 0) {
+      // A window of one second, as Brevo documents: 429 with x-sib-ratelimit-* headers beyond it.
+      const now = Date.now();
+      while (contactCalls.length > 0 && contactCalls[0]! <= now - 1000) contactCalls.shift();
+      if (contactCalls.length >= limits.contactsPerSecond) {
+        rateLimited += 1;
+        const reset = Math.max(1, Math.ceil((contactCalls[0]! + 1000 - now) / 1000));
+        response
+          .writeHead(429, {
+            'content-type': 'application/json',
+            'x-sib-ratelimit-limit': String(limits.contactsPerSecond),
+            'x-sib-ratelimit-remaining': '0',
+            'x-sib-ratelimit-reset': String(reset),
+          })
+          .end(JSON.stringify({ code: 'too_many_requests', message: 'Too many requests' }));
+        return;
+      }
+      contactCalls.push(now);
+    }
+    // Brevo during an incident: it does the work, then answers late.
+    if (limits.answerAfterMs > 0)
+      await new Promise((resolve) => setTimeout(resolve, limits.answerAfterMs));
+
     const script = scripts.get(path);
     const scripted =
       typeof script === 'function' ? script((body ?? {}) as Record<string, unknown>) : script;
@@ -108,9 +156,15 @@ export async function startFakeBrevo(apiKey = 'k') {
       scripted ??
       (request.headers['api-key'] !== apiKey
         ? error(401, 'unauthorized', 'Key not found')
-        : request.method !== 'POST'
-          ? error(405, 'method_not_allowed', `${request.method} Method is not allowed on this path`)
-          : brevo(path, (body ?? {}) as Record<string, unknown>));
+        : request.method === 'DELETE' && path.startsWith('/contacts/')
+          ? deleteContact(decodeURIComponent(path.slice('/contacts/'.length)))
+          : request.method !== 'POST'
+            ? error(
+                405,
+                'method_not_allowed',
+                `${request.method} Method is not allowed on this path`,
+              )
+            : brevo(path, (body ?? {}) as Record<string, unknown>));
     if (answer.body === undefined) response.writeHead(answer.status).end();
     else {
       response
@@ -137,6 +191,18 @@ export async function startFakeBrevo(apiKey = 'k') {
     },
     requestsTo(path: string) {
       return requests.filter((request) => request.path === path);
+    },
+    /** Enforces Brevo's /contacts limit (0: off) and answers every call `answerAfterMs` late. */
+    limit(settings: Partial<typeof limits>) {
+      Object.assign(limits, settings);
+    },
+    /** How many 429s the rate limit answered. */
+    get rateLimited() {
+      return rateLimited;
+    },
+    /** Brevo keeps idempotency keys 30 minutes: forgetting them is what "an hour later" looks like. */
+    forgetIdempotencyKeys() {
+      usedKeys.clear();
     },
     async close() {
       server.closeAllConnections();

@@ -5,7 +5,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * Issue 5: a private PostgreSQL cluster for tests — Debian's binaries, its own temp data directory, a
+ * docs/deployment.md: a private PostgreSQL cluster for tests — Debian's binaries, its own temp data directory, a
  * free loopback port — so the suite never depends on (or stops) the machine's shared server, and a
  * test may stop and restart "the database" at will.
  */

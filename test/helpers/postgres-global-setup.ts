@@ -9,7 +9,7 @@ declare module 'vitest' {
 }
 
 /**
- * Issue 5: one private PostgreSQL cluster for the whole run, shared by every test worker; each test
+ * docs/deployment.md: one private PostgreSQL cluster for the whole run, shared by every test worker; each test
  * app gets its own database in it (test/helpers/postgres-databases.ts). LEADGATE_TEST_POSTGRES_URL
  * points the suite at an existing server instead.
  */

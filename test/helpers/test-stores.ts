@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Lead } from '../../src/domain/lead.ts';
 import { createStore } from '../../src/store/create-store.ts';
-import type { Store } from '../../src/store/store.ts';
+import type { Store } from '../../src/domain/store.ts';
 import { createTestDatabase, type TestDialect } from './postgres-databases.ts';
 
 export interface SharedDatabase {
@@ -15,7 +15,7 @@ export interface SharedDatabase {
 }
 
 /**
- * Issue 5: one empty database of either dialect, and as many stores ("nodes") on it as a test wants.
+ * docs/deployment.md: one empty database of either dialect, and as many stores ("nodes") on it as a test wants.
  * With SQLite they share one file, as two processes on one host would.
  */
 export async function sharedDatabase(dialect: TestDialect): Promise<SharedDatabase> {
@@ -49,4 +49,20 @@ export function subscribeLead(email: string, receivedAt = new Date(Date.now() - 
     receivedAt,
     data: { email, firstName: 'Léa' },
   };
+}
+
+/** The agency notification through the outbox: the one step every lead has. */
+export const NOTIFICATION_STEP = { destination: 'agency-notification', provider: 'outbox' };
+
+/** Journals `lead` as the intake does (lead, idempotency record and steps in one transaction). */
+export async function acceptLead(
+  store: Store,
+  lead: Lead,
+  steps: readonly { destination: string; provider: string }[] = [NOTIFICATION_STEP],
+) {
+  return store.deliveries.accept({
+    lead,
+    steps,
+    idempotency: { bodyKey: `test:${lead.id}`, fingerprint: lead.id, expiredBefore: new Date(0) },
+  });
 }

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 
 /**
- * Issue 2: a test that needs a tool a fresh machine may lack (Chromium, Java, PostgreSQL) prints a
+ * docs/quality.md: a test that needs a tool a fresh machine may lack (Chromium, Java, PostgreSQL) prints a
  * clear skip line without it, and fails instead under CI=true, where .ci/run installs the tool.
  * Use as `describe.skipIf(!hasTool('java', ['-version']))(...)`.
  */

@@ -77,7 +77,7 @@ describe('spec 2: every maxLength, at the limit and one over', () => {
   }
 });
 
-describe('spec 2 and issue 2: maxLength counts Unicode code points, not UTF-16 units', () => {
+describe('spec 2: maxLength counts Unicode code points, not UTF-16 units', () => {
   it('100 emoji is a valid PRENOM and is journaled intact', async () => {
     const PRENOM = '😀'.repeat(100);
     const response = await postJson(t.app, '/api/contact', { ...validContact, PRENOM });

@@ -51,7 +51,8 @@ describe('spec 4 rule 4: a form without Accept: application/json is redirected',
       redirect: 'manual',
     });
     expect(response.status).toBe(303);
-    expect(response.headers.get('location')).toBe('/contact/merci');
+    // Each outcome has its page; /contact/merci stays the contact form's (spec 4 rule 4).
+    expect(response.headers.get('location')).toBe('/newsletter/merci');
     expect((await leadFrom('socket@example.fr')).lead.data).toEqual({
       email: 'socket@example.fr',
       firstName: 'Léa',
@@ -97,7 +98,7 @@ describe('spec 4 rule 1: form fields', () => {
     expect(lead.data).toMatchObject({ TYPE_BESOIN: 'Attirer,Engager,Convertir' });
   });
 
-  it('issue 2: the audit questionnaire travels as formData[Question]=Answer keys', async () => {
+  it('the audit questionnaire travels as formData[Question]=Answer keys (docs/api-decisions.md)', async () => {
     const fields: [string, string][] = [
       ['email', 'audit-form@example.fr'],
       ['firstName', 'Paul'],

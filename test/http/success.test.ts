@@ -10,7 +10,7 @@ import {
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp(); // MAIL_PROVIDER=outbox: known addresses come from the store (issue 2)
+  t = await buildTestApp(); // MAIL_PROVIDER=outbox: known addresses come from the store (spec 2.4)
 });
 afterAll(() => t.close());
 

@@ -75,7 +75,17 @@ describe('spec 2.1: the contact rule depends on TOOL_SOURCE', () => {
     });
   }
 
-  it('without TOOL_SOURCE, each full-form field is required (checked above); all present is 200', async () => {
+  it('without TOOL_SOURCE each full-form field is required; with it the same body is accepted', async () => {
+    for (const field of FULL_FORM_ONLY) {
+      const body = without(validContact, field);
+      const refused = await postJson(t.app, '/api/contact', body);
+      expect(expectApiError(refused, 400, 'missing_field').message).toContain(`« ${field} »`);
+      const accepted = await postJson(t.app, '/api/contact', {
+        ...body,
+        TOOL_SOURCE: 'diagnostic',
+      });
+      expect(accepted.statusCode, `${field}: ${accepted.body}`).toBe(200);
+    }
     expect((await postJson(t.app, '/api/contact', validContact)).statusCode).toBe(200);
   });
 
@@ -93,7 +103,7 @@ describe('spec 2.1: the contact rule depends on TOOL_SOURCE', () => {
   });
 });
 
-describe('spec 7 rule 2 and issue 2: an invalid value is 400 invalid_field naming the field', () => {
+describe('spec 7 rule 2: an invalid value is 400 invalid_field naming the field', () => {
   const cases: [string, string, object, string, RegExp][] = [
     [
       'bad e-mail',
@@ -143,19 +153,20 @@ describe('spec 7 rule 2 and issue 2: an invalid value is 400 invalid_field namin
       /chaîne/,
     ],
     [
+      'formData with more than 50 answers',
+      '/api/audit',
+      { ...validAudit, formData: answers(51) },
+      'formData',
+      /50 réponses au plus/,
+    ],
+    [
       'unknown property',
       '/api/contact',
       { ...validContact, TELEPHONE: '0612345678' },
       'TELEPHONE',
       /inconnu/,
     ],
-    [
-      'unknown property',
-      '/api/subscribe',
-      { ...validSubscribe, consent: 'oui' },
-      'consent',
-      /inconnu/,
-    ],
+    ['unknown property', '/api/subscribe', { ...validSubscribe, optin: 'oui' }, 'optin', /inconnu/],
     ['unknown property', '/api/audit', { ...validAudit, sectors: 'btp' }, 'sectors', /inconnu/],
   ];
   for (const [what, path, body, field, problem] of cases) {
@@ -165,6 +176,11 @@ describe('spec 7 rule 2 and issue 2: an invalid value is 400 invalid_field namin
       expect(error.message).toMatch(problem);
     });
   }
+
+  it('formData with 50 answers, the cap, is accepted', async () => {
+    const response = await postJson(t.app, '/api/audit', { ...validAudit, formData: answers(50) });
+    expect(response.statusCode, response.body).toBe(200);
+  });
 
   it('each of the three sectors is accepted', async () => {
     for (const sector of ['avocats', 'boutiques', 'btp']) {
@@ -211,3 +227,9 @@ describe('spec 7: a body that cannot be read as a JSON object is 400', () => {
     });
   }
 });
+
+function answers(count: number): Record<string, string> {
+  return Object.fromEntries(
+    Array.from({ length: count }, (_, index) => [`Question ${index} ?`, 'oui']),
+  );
+}

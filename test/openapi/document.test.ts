@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_STATUS } from '../../src/http/error-catalog.ts';
+import { ERROR_STATUS } from '../../src/schemas/responses.ts';
 import { ERROR_CODES } from '../../src/schemas/responses.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -62,7 +62,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('spec 9 and issue 2: /openapi.json', () => {
+describe('spec 9: /openapi.json', () => {
   it('is OpenAPI 3.1, interface version 1.0.0, served for SITE_URL', () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
     expect(doc.info.version).toBe('1.0.0');
@@ -113,13 +113,49 @@ describe('spec 9 and issue 2: /openapi.json', () => {
     for (const code of SPEC_CODES) expect(codes).toContain(code);
   });
 
-  it('documents the formData[Question]=Answer form encoding of the audit (issue 2)', () => {
+  it('documents the formData[Question]=Answer form encoding of the audit (docs/api-decisions.md)', () => {
     const form =
       doc.paths['/api/audit']!.post.requestBody.content['application/x-www-form-urlencoded'];
     expect(form?.encoding).toEqual({ formData: { style: 'deepObject', explode: true } });
     expect(doc.components.schemas.AuditRequest?.properties?.formData?.description).toContain(
       'formData[',
     );
+  });
+
+  it('each error response shows an example answer for each code it can carry, as the server answers it', async () => {
+    for (const [path, { operationId }] of Object.entries(OPERATIONS)) {
+      const { responses } = doc.paths[path]!.post;
+      expect(doc.paths[path]!.post.operationId).toBe(operationId);
+      const shown = new Set<string>();
+      for (const [status, response] of Object.entries(responses)) {
+        const examples = (response.content?.['application/json'] as { examples?: object })
+          ?.examples as Record<string, { value: { error: { code: string; field?: string } } }>;
+        if (Number(status) < 400) continue;
+        expect(examples, `${path} ${status}`).toBeDefined();
+        for (const { value } of Object.values(examples)) {
+          expect(ERROR_STATUS[value.error.code as never]).toBe(Number(status));
+          shown.add(value.error.code);
+        }
+      }
+      const statuses = Object.keys(responses).map(Number);
+      const expected = Object.entries(ERROR_STATUS).filter(([, s]) => statuses.includes(s));
+      expect([...shown].sort()).toEqual(expected.map(([code]) => code).sort());
+      // The 400 examples are this endpoint's own: they name its fields.
+      const invalid = (
+        responses['400']!.content!['application/json'] as never as {
+          examples: Record<string, { value: { error: { field?: string; hint: string } } }>;
+        }
+      ).examples;
+      expect(invalid.missing_field!.value.error.field).toBeDefined();
+      expect(invalid.invalid_field!.value.error.hint).toMatch(/renommez/i);
+      const example = /par exemple (\{.*\}) /.exec(invalid.invalid_json!.value.error.hint)![1]!;
+      const response = await t.app.inject({
+        method: 'POST',
+        url: path,
+        payload: JSON.parse(example),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+    }
   });
 
   it('the examples it publishes are accepted by the API', async () => {
@@ -135,7 +171,7 @@ describe('spec 9 and issue 2: /openapi.json', () => {
     }
   });
 
-  it('passes `redocly lint` with 0 errors and 0 warnings (issue 2)', async () => {
+  it('passes `redocly lint` with 0 errors and 0 warnings', async () => {
     const file = join(t.dataDir, 'openapi.json');
     writeFileSync(file, raw);
     const { stdout } = await promisify(execFile)(

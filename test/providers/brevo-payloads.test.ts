@@ -15,7 +15,7 @@ describe('Brevo payload details', () => {
     expect(internationalNumber(undefined, '+33')).toBeUndefined();
   });
 
-  it('derives one stable UUID per lead and e-mail role (issue 4)', () => {
+  it('derives one stable UUID per lead and e-mail role (docs/brevo.md)', () => {
     const key = idempotencyKey('lead-1', 'confirmation');
     expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(idempotencyKey('lead-1', 'confirmation')).toBe(key);

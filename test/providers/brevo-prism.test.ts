@@ -3,7 +3,7 @@ import { buildTestApp, validAudit, validContact, validSubscribe } from '../helpe
 import { brevoSwaggerPresent, startPrismBrevo } from '../helpers/fake-brevo-prism.ts';
 
 /*
- * Issue 2: what leadgate sends must match Brevo's published contract. Prism mocks Brevo from
+ * docs/brevo.md: what leadgate sends must match Brevo's published contract. Prism mocks Brevo from
  * ../shared/brevo/brevo-api-v3.swagger.yaml and flags any request that breaks it with an
  * `sl-violations` header; one such header fails the test. Skipped (with a line saying so) where
  * the description is absent: it is not part of the repository.

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createIntake } from '../../src/domain/intake.ts';
-import { createProvider } from '../../src/providers/create-provider.ts';
+import { PassThrough } from 'node:stream';
+import { replayLeads } from '../../src/cli/delivery-commands.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 import { startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
 
 /*
- * Issue 4 (asked of the Brevo adapter in issue 2): a lead whose delivery failed half-way is replayed
- * (`leadgate leads replay`) without a second confirmation, because every /smtp/email carries an
- * idempotency key derived from the lead and Brevo answers duplicate_parameter to a reused one.
+ * A lead whose delivery failed half-way is replayed (`leadgate leads replay`) without a second
+ * confirmation: each step is journaled (docs/delivery.md), so a replay asks Brevo only for the steps
+ * still open. (Every /smtp/email also carries an idempotency key derived from the lead and the role.)
  */
 let fake: FakeBrevo;
 let harness: TestApp;
@@ -19,6 +19,7 @@ beforeEach(async () => {
       MAIL_PROVIDER: 'brevo',
       BREVO_API_KEY: 'k',
       BREVO_API_URL: fake.url,
+      BREVO_NEWSLETTER_LIST_ID: '8',
       PROVIDER_TIMEOUT_MS: '500',
     },
   });
@@ -28,7 +29,7 @@ afterEach(async () => {
   await fake.close();
 });
 
-describe('Brevo replay sends each e-mail once (issue 4)', () => {
+describe('Brevo replay sends each e-mail once (docs/brevo.md)', () => {
   it('replays a lead whose notification was refused (credits ran out) after its confirmation went out', async () => {
     const agency = harness.config.mail.agencyEmail;
     fake.script('/smtp/email', (body) =>
@@ -46,28 +47,25 @@ describe('Brevo replay sends each e-mail once (issue 4)', () => {
     expect(failed).toBeDefined();
 
     fake.script('/smtp/email', undefined);
-    const provider = createProvider(harness.config);
-    const intake = createIntake({ store: harness.store, provider, timeoutMs: 500 });
-    await intake.redeliver(failed!);
-    await provider.close();
+    const counts = await replayLeads(harness.config, new PassThrough());
+    expect(counts).toEqual({ delivered: 1, failed: 0 });
 
     const [entry] = await harness.store.list();
     expect(entry?.status).toBe('delivered');
-    expect(entry?.providerAnswer).toContain('confirmation already sent');
-    const confirmations = fake.sent.filter(
-      (mail) => (mail.to as { email: string }[])[0]?.email === validContact.EMAIL,
-    );
-    expect(confirmations).toHaveLength(1);
-    expect(fake.sent).toHaveLength(2);
-    const keys = fake
+    // The journal knew the confirmation was sent: it was not even asked of Brevo again, so no
+    // reliance on Brevo's 30-minute idempotency window, however late the replay.
+    const recipients = fake
       .requestsTo('/smtp/email')
-      .map(
-        (request) =>
-          (request.body as { headers: { idempotencyKey: string } }).headers.idempotencyKey,
-      );
-    // confirmation, notification (refused), confirmation again (same key), notification again (same key)
-    expect(keys).toHaveLength(4);
-    expect(keys[2]).toBe(keys[0]);
-    expect(keys[3]).toBe(keys[1]);
+      .map((request) => (request.body as { to: { email: string }[] }).to[0]?.email);
+    expect(recipients).toEqual([validContact.EMAIL, agency, agency]);
+    expect(fake.sent).toHaveLength(2);
+    expect(fake.requestsTo('/contacts')).toHaveLength(1);
+
+    // A second replay finds nothing to do.
+    expect(await replayLeads(harness.config, new PassThrough())).toEqual({
+      delivered: 0,
+      failed: 0,
+    });
+    expect(fake.requests).toHaveLength(4);
   });
 });

@@ -9,7 +9,7 @@ import {
 import { startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
 
 /*
- * Issue 2, MAIL_PROVIDER=brevo: what reaches Brevo's API v3 (a loopback fake that answers as Brevo
+ * docs/brevo.md, MAIL_PROVIDER=brevo: what reaches Brevo's API v3 (a loopback fake that answers as Brevo
  * does) for each kind of lead, and what the caller and the journal see.
  */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -47,7 +47,7 @@ afterEach(async () => {
   await fake.close();
 });
 
-describe('Brevo provider: contact (issue 2)', () => {
+describe('Brevo provider: contact (docs/brevo.md)', () => {
   it('saves the contact with its attributes in BREVO_CONTACT_LIST_ID, then confirms and notifies', async () => {
     await start();
     const lead = { ...validContact, SMS: '06 12 34 56 78', SMS__COUNTRY_CODE: '+33' };
@@ -71,7 +71,7 @@ describe('Brevo provider: contact (issue 2)', () => {
         SMS: '+33612345678',
       },
       listIds: [7],
-      updateEnabled: true,
+      updateEnabled: false,
     });
 
     const [confirmation, notification] = fake.sent as Record<string, never>[];
@@ -139,8 +139,8 @@ describe('Brevo provider: contact (issue 2)', () => {
   });
 });
 
-describe('Brevo provider: subscribe and audit say `existing` as Brevo does (spec 2.4, 4.2)', () => {
-  it('answers existing: false when Brevo created the contact (201), true when it updated it (204)', async () => {
+describe('Brevo provider: subscribe and audit say `existing` from the journal, per list (spec 2.4, 4.2)', () => {
+  it('answers existing: false for a first subscription, true for the next one (the journal knows it)', async () => {
     await start();
     const first = await post('/api/subscribe', validSubscribe);
     const second = await post('/api/subscribe', { ...validSubscribe, lastName: 'Martin' });
@@ -152,27 +152,100 @@ describe('Brevo provider: subscribe and audit say `existing` as Brevo does (spec
         email: validSubscribe.email,
         attributes: { PRENOM: 'Léa' },
         listIds: [8],
-        updateEnabled: true,
+        updateEnabled: false,
       },
       {
         email: validSubscribe.email,
         attributes: { PRENOM: 'Léa', NOM: 'Martin' },
         listIds: [8],
-        updateEnabled: true,
+        updateEnabled: false,
       },
     ]);
-    expect(fake.contacts.get(validSubscribe.email)?.listIds).toEqual([8]);
+    expect(fake.contacts.get(validSubscribe.email)).toMatchObject({
+      attributes: { PRENOM: 'Léa' },
+      listIds: [8],
+    });
     expect((await harness.store.list()).map((entry) => entry.status)).toEqual([
       'delivered',
       'delivered',
     ]);
   });
 
-  it('takes `existing` from Brevo even when the journal has never seen the address', async () => {
+  it('never updates a known contact: adds it to the list, keeps its attributes (docs/brevo.md)', async () => {
     await start();
-    fake.contacts.set(validSubscribe.email, { id: 41, attributes: {}, listIds: [8] });
+    const customer = { PRENOM: 'Claire', NOM: 'Fidèle', SMS: '+33611111111' };
+    fake.contacts.set('claire@example.fr', { id: 5, attributes: { ...customer }, listIds: [2] });
+    const renamed = {
+      email: 'Claire@example.fr',
+      firstName: 'Appelez le 0899',
+      lastName: 'Pirate',
+    };
+
+    const subscribed = await post('/api/subscribe', renamed);
+    const audited = await post('/api/audit', {
+      ...validAudit,
+      ...renamed,
+      phone: '+33 6 99 99 99 99',
+    });
+    const contacted = await post('/api/contact', {
+      ...validContact,
+      EMAIL: renamed.email,
+      PRENOM: 'X',
+    });
+
+    // `existing` comes from the journal, per list (docs/brevo.md): new here, whatever Brevo holds.
+    expect([subscribed.json(), audited.json(), contacted.json()]).toEqual([
+      { success: true, existing: false },
+      { success: true, existing: false },
+      { success: true },
+    ]);
+    expect(fake.contacts.get('claire@example.fr')).toEqual({
+      id: 5,
+      attributes: customer,
+      listIds: [2, 8, 9, 7],
+    });
+    for (const request of fake.requestsTo('/contacts')) {
+      expect(request.body).toMatchObject({ updateEnabled: false });
+    }
+    const listAdds = fake.requests.filter((request) => request.path.endsWith('/contacts/add'));
+    expect(listAdds.map((request) => [request.path, request.body])).toEqual([
+      ['/contacts/lists/8/contacts/add', { emails: [renamed.email] }],
+      ['/contacts/lists/9/contacts/add', { emails: [renamed.email] }],
+      ['/contacts/lists/7/contacts/add', { emails: [renamed.email] }],
+    ]);
+    // The person is still served: the agency is notified of each request, the lead delivered.
+    expect(fake.sent.filter((mail) => JSON.stringify(mail.to).includes('equipe@'))).toHaveLength(3);
+    expect((await harness.store.list()).every((entry) => entry.status === 'delivered')).toBe(true);
+    // Again on a list the contact is already in: still fine.
+    expect((await post('/api/subscribe', { ...renamed, lastName: 'Autre' })).json()).toEqual({
+      success: true,
+      existing: true,
+    });
+  });
+
+  it('a contact Brevo already holds (from another list) is still new to the newsletter', async () => {
+    await start();
+    fake.contacts.set(validSubscribe.email, { id: 41, attributes: {}, listIds: [3] });
     const response = await post('/api/subscribe', validSubscribe);
-    expect(response.json()).toEqual({ success: true, existing: true });
+    expect(response.json()).toEqual({ success: true, existing: false });
+    expect(fake.contacts.get(validSubscribe.email)?.listIds).toEqual([3, 8]);
+  });
+
+  it('takes Brevo’s duplicate_parameter on the address as a saved contact, not a failure', async () => {
+    await start();
+    fake.script('/contacts', () => ({
+      status: 400,
+      body: {
+        code: 'duplicate_parameter',
+        message: 'Unable to create contact, email is already associated with another Contact',
+        metadata: { duplicate_identifiers: ['email'] },
+      },
+    }));
+    const response = await post('/api/subscribe', validSubscribe);
+    expect(response.statusCode).toBe(200);
+    const [entry] = await harness.store.list();
+    expect(entry?.status).toBe('delivered');
+    expect(entry?.providerAnswer).toContain('contact known, attributes kept');
   });
 
   it('puts an audit in BREVO_AUDIT_LIST_ID and mails the questionnaire answers to the agency', async () => {
@@ -184,12 +257,15 @@ describe('Brevo provider: subscribe and audit say `existing` as Brevo does (spec
       email: validAudit.email,
       attributes: { PRENOM: 'Paul', SMS: '+33612345678' },
       listIds: [9],
-      updateEnabled: true,
+      updateEnabled: false,
     });
     expect(fake.sent).toHaveLength(1);
     const notification = fake.sent[0] as { to: unknown; textContent: string; subject: string };
     expect(notification.to).toEqual([{ email: 'equipe@agence.example', name: 'Agence' }]);
-    expect(notification.textContent).toContain('Combien de chantiers par an ? : Une trentaine');
+    // The fixture's question is not one of the BTP questionnaire's: the agency is told so.
+    expect(notification.textContent).toContain(
+      'Combien de chantiers par an ? (hors questionnaire) : Une trentaine',
+    );
     expect(notification.subject).toContain('btp');
   });
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import PostalMime, { type Email } from 'postal-mime';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { QUESTIONNAIRES } from '../../src/schemas/questionnaires.ts';
 import { postJson } from '../helpers/api-assertions.ts';
 import {
   buildTestApp,
@@ -20,7 +21,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-/** Issue 2: what the outbox wrote, read back by a real MIME parser, by role (file name suffix). */
+/** README, Configuration: what the outbox wrote, read back by a real MIME parser, by role (file name suffix). */
 async function outbox(): Promise<Record<string, Email & { raw: string }>> {
   const directory = join(t.dataDir, 'outbox');
   const files = readdirSync(directory).filter((name) => name.endsWith('.eml'));
@@ -38,7 +39,7 @@ async function outbox(): Promise<Record<string, Email & { raw: string }>> {
   return Object.fromEntries(entries);
 }
 
-describe('issue 2: the outbox writes real RFC 5322 messages under DATA_DIR/outbox', () => {
+describe('the outbox writes real RFC 5322 messages under DATA_DIR/outbox (README, Configuration)', () => {
   const contact = {
     ...validContact,
     PRENOM: 'Zoé',
@@ -110,7 +111,10 @@ describe('issue 2: the outbox writes real RFC 5322 messages under DATA_DIR/outbo
   });
 
   it('audit: the notification carries the sector and every questionnaire answer', async () => {
-    const formData = { 'Combien de chantiers par an ?': 'Une trentaine', 'Un site ?': 'Non' };
+    const formData = {
+      [QUESTIONNAIRES.btp[0]!.question]: 'Une trentaine',
+      [QUESTIONNAIRES.btp[8]!.question]: 'Non',
+    };
     await postJson(t.app, '/api/audit', { ...validAudit, formData });
     const { notification } = await outbox();
     expect(notification!.subject).toBe('Nouvelle demande d’audit (btp) : Paul');

@@ -6,7 +6,7 @@ import { serveBuiltSite, type ServedSite } from '../helpers/browser-site.ts';
 
 const NOT_FOUND = '/page-qui-n-existe-pas';
 
-describe.skipIf(!hasChromium())('accessibility in Chromium (issue 3 quality bar)', () => {
+describe.skipIf(!hasChromium())('accessibility in Chromium (quality bar, docs/quality.md)', () => {
   let served: ServedSite;
   let browser: Browser;
   const contexts: BrowserContext[] = [];

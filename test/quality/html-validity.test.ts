@@ -25,6 +25,16 @@ interface VnuMessage {
   extract?: string;
 }
 
+/**
+ * The WebMCP draft's form attributes (docs/agents.md) are not in HTML yet: the checker's one
+ * complaint allowed, for these three names only.
+ */
+function isWebMcpAttribute(message: VnuMessage): boolean {
+  return /^Attribute “(toolname|tooldescription|toolparamdescription)” not allowed/.test(
+    message.message,
+  );
+}
+
 function htmlFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.html'))
@@ -33,7 +43,7 @@ function htmlFiles(dir: string): string[] {
 }
 
 describe.skipIf(!hasTool('java', ['-version']))(
-  'Nu HTML Checker on every built page (issue 3 quality bar)',
+  'Nu HTML Checker on every built page (quality bar, docs/quality.md)',
   () => {
     let site: TestSite;
     beforeAll(async () => {
@@ -52,7 +62,7 @@ describe.skipIf(!hasTool('java', ['-version']))(
       );
       const { messages } = JSON.parse(stderr) as { messages: VnuMessage[] };
       const errors = messages
-        .filter((message) => message.type !== 'info')
+        .filter((message) => message.type !== 'info' && !isWebMcpAttribute(message))
         .map(
           (message) =>
             `${message.url.replace(`file:${site.dir}`, '')}:${message.lastLine ?? '?'} ${message.message}`,

@@ -10,11 +10,11 @@ import {
 import { postJson, runLeadgate, startNode, type LeadgateNode } from './leadgate-node.ts';
 
 /**
- * Issue 5: the database stopped mid-run. A node answers 500 server_error (never a success for a lead
+ * docs/deployment.md: the database stopped mid-run. A node answers 500 server_error (never a success for a lead
  * it could not store), says it is not ready, stays up, and serves again once the database is back.
  * The database is a cluster of this file's own: the run's shared one is never stopped.
  */
-describe.skipIf(!postgresBinDir())('PostgreSQL stopped mid-run (issue 5)', () => {
+describe.skipIf(!postgresBinDir())('PostgreSQL stopped mid-run (docs/deployment.md)', () => {
   let cluster: PostgresCluster;
   let node: LeadgateNode;
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../helpers/postgres-cluster.ts';
 
-/** Issue 5: one real `leadgate serve` process, as a node behind a load balancer runs it. */
+/** docs/deployment.md: one real `leadgate serve` process, as a node behind a load balancer runs it. */
 export interface LeadgateNode {
   url: string;
   dataDir: string;

@@ -10,18 +10,18 @@ import {
   hasPostgres,
   type TestDatabase,
 } from '../helpers/postgres-databases.ts';
-import { subscribeLead } from '../helpers/test-stores.ts';
+import { acceptLead, subscribeLead } from '../helpers/test-stores.ts';
 import { runLeadgate } from './leadgate-node.ts';
 
 const FIXTURE = resolve(import.meta.dirname, 'fixtures/migrate-on-signal.ts');
 
 /**
- * Issue 5: nodes (or a node and a `leads replay`) starting together on an empty database migrate it
+ * docs/deployment.md: nodes (or a node and a `leads replay`) starting together on an empty database migrate it
  * once: PostgreSQL through Kysely's advisory lock, SQLite through BEGIN IMMEDIATE. Without the SQLite
  * lock, three processes released together failed with `table "leads" already exists` in 2 runs of 3.
  */
 describe.each(hasPostgres() ? ['sqlite', 'postgres'] : ['sqlite'])(
-  'migrations on %s from several processes (issue 5)',
+  'migrations on %s from several processes (docs/deployment.md)',
   (dialect) => {
     let dataDir: string;
     let database: TestDatabase | undefined;
@@ -42,7 +42,7 @@ describe.each(hasPostgres() ? ['sqlite', 'postgres'] : ['sqlite'])(
       const store = await createStore(loadConfig(env));
       try {
         const lead = subscribeLead('migre@example.fr');
-        await store.record(lead);
+        await acceptLead(store, lead);
         expect((await store.list()).map((entry) => entry.lead.id)).toEqual([lead.id]);
       } finally {
         await store.close();

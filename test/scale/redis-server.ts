@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { freePort } from '../helpers/postgres-cluster.ts';
 
-/** Issue 5: a private, memory-only Redis on a free loopback port (Debian's redis-server), for one test file. */
+/** docs/deployment.md: a private, memory-only Redis on a free loopback port (Debian's redis-server), for one test file. */
 export async function startRedisServer(): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readManifest } from '../../src/http/site-files.ts';
-import type { SiteManifest } from '../../src/http/site-manifest.ts';
+import type { SiteManifest } from '../../src/schemas/site-manifest.ts';
 import { SITE_DIR } from '../../site/build.ts';
 import { urlPathOf } from '../../site/pages.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
@@ -24,7 +24,7 @@ afterAll(async () => {
   site?.remove();
 });
 
-describe('leadgate build (issue 3)', () => {
+describe('leadgate build (docs/site.md)', () => {
   it('renders every content page to HTML and Markdown', () => {
     const sources = readdirSync(join(SITE_DIR, 'content'), { recursive: true })
       .map(String)
@@ -44,7 +44,7 @@ describe('leadgate build (issue 3)', () => {
     );
   });
 
-  it('takes well under 3 s (issue 4 target)', () => {
+  it('takes well under 3 s (target, docs/performance.md)', () => {
     expect(site.result.milliseconds).toBeLessThan(3000);
   });
 
@@ -63,7 +63,7 @@ describe('leadgate build (issue 3)', () => {
   });
 });
 
-describe('built HTML: valid, accessible structure (issue 3 quality bar)', () => {
+describe('built HTML: valid, accessible structure (quality bar, docs/quality.md)', () => {
   const pages = () => [...manifest.pages.map((page) => page.html), manifest.notFound.html];
 
   it('has lang="fr", one h1, a skip link to main, landmarks, and unique ids', () => {
@@ -93,7 +93,7 @@ describe('built HTML: valid, accessible structure (issue 3 quality bar)', () => 
     }
   });
 
-  it('has no inline script or style, so the strict CSP holds (issue 4)', () => {
+  it('has no inline script or style, so the strict CSP holds (docs/site.md)', () => {
     for (const file of pages()) {
       const html = read(file);
       // A JSON-LD block is data that browsers never run; any other script must be a file.

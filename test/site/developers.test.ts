@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_STATUS } from '../../src/http/error-catalog.ts';
-import { LEAD_ENDPOINTS } from '../../src/schemas/endpoints.ts';
+import { ERROR_STATUS } from '../../src/schemas/responses.ts';
+import { LEAD_KINDS } from '../../src/schemas/lead-kinds.ts';
 import { ERROR_CODES } from '../../src/schemas/responses.ts';
 import { buildTestSite, type TestSite } from '../helpers/site.ts';
 
@@ -21,13 +21,23 @@ interface Property {
   maxLength?: number;
 }
 
-/** The Markdown table row of a field: "| `NAME` | type | required | max | description |". */
-function rowOf(text: string, name: string): string[] | undefined {
-  const line = text.split('\n').find((row) => row.startsWith(`| \`${name}\` |`));
+/** The reference section of one endpoint: from its heading to the next heading of that level. */
+function sectionOf(path: string): string {
+  const start = markdown.indexOf(`### POST ${path}\n`);
+  expect(start, path).toBeGreaterThan(0);
+  const end = markdown.indexOf('\n### ', start + 1);
+  return markdown.slice(start, end === -1 ? undefined : end);
+}
+
+/** The Markdown table row of a field in one endpoint's section: "| `NAME` | type | required | max | description |". */
+function rowOf(path: string, name: string): string[] | undefined {
+  const line = sectionOf(path)
+    .split('\n')
+    .find((row) => row.startsWith(`| \`${name}\` |`));
   return line?.split(' | ');
 }
 
-describe('/developers reference, generated from src/schemas (issue 3)', () => {
+describe('/developers reference, generated from src/schemas (docs/site.md)', () => {
   it('keeps the written content first, then the generated reference', () => {
     const written = readFileSync(
       new URL('../../site/content/developers.md', import.meta.url),
@@ -39,22 +49,22 @@ describe('/developers reference, generated from src/schemas (issue 3)', () => {
   });
 
   it('lists every field of every endpoint with its bound and whether it is required', () => {
-    for (const endpoint of LEAD_ENDPOINTS) {
+    for (const endpoint of LEAD_KINDS) {
       const schema = endpoint.schema as unknown as {
         properties: Record<string, Property>;
         required: string[];
       };
       expect(markdown).toContain(`### POST ${endpoint.path}`);
       for (const [name, property] of Object.entries(schema.properties)) {
-        const row = rowOf(markdown, name);
+        const row = rowOf(endpoint.path, name);
         expect(row, `${endpoint.path} ${name}`).toBeDefined();
         expect(row?.[3], `${endpoint.path} ${name}`).toBe(String(property.maxLength ?? '—'));
         if (schema.required.includes(name)) expect(row?.[2]).toBe('oui');
         expect(html).toContain(`<code>${name}</code>`);
       }
     }
-    expect(rowOf(markdown, 'NOM')?.[2]).toBe('oui, sauf si `TOOL_SOURCE` est présent');
-    expect(rowOf(markdown, 'sector')?.[1]).toContain('`avocats`, `boutiques`, `btp`');
+    expect(rowOf('/api/contact', 'NOM')?.[2]).toBe('oui, sauf si `TOOL_SOURCE` est présent');
+    expect(rowOf('/api/audit', 'sector')?.[1]).toContain('`avocats`, `boutiques`, `btp`');
   });
 
   it('lists every error code with its HTTP status', () => {
@@ -65,12 +75,16 @@ describe('/developers reference, generated from src/schemas (issue 3)', () => {
   });
 
   it('gives a curl and a fetch example for each endpoint, with valid JSON bodies', () => {
-    for (const endpoint of LEAD_ENDPOINTS) {
-      expect(markdown).toContain(`curl -s http://localhost:3000${endpoint.path} \\`);
-      expect(markdown).toContain(`fetch('http://localhost:3000${endpoint.path}'`);
-    }
-    for (const match of markdown.matchAll(/-d '([\s\S]*?)'\n```/g)) {
-      expect(() => JSON.parse(match[1] as string)).not.toThrow();
+    for (const endpoint of LEAD_KINDS) {
+      const section = sectionOf(endpoint.path);
+      expect(section).toContain(`curl -s http://localhost:3000${endpoint.path} \\`);
+      expect(section).toContain(`fetch('http://localhost:3000${endpoint.path}'`);
+      const bodies = [...section.matchAll(/-d '([\s\S]*?)'\n```/g)].map((match) =>
+        JSON.parse((match[1] as string).replaceAll("'\\''", "'")),
+      );
+      expect(bodies.length, endpoint.path).toBeGreaterThan(0);
+      const required = (endpoint.schema as unknown as { required: string[] }).required;
+      for (const body of bodies) for (const field of required) expect(body).toHaveProperty(field);
     }
   });
 });

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readManifest } from '../../src/http/site-files.ts';
-import { LEAD_ENDPOINTS } from '../../src/schemas/endpoints.ts';
+import { LEAD_KINDS } from '../../src/schemas/lead-kinds.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { buildTestSite, type TestSite } from '../helpers/site.ts';
-import { formsOf, type ScannedForm } from './html-scan.ts';
+import { formsOf, unescapeHtml, type ScannedForm } from './html-scan.ts';
+import { currentWording } from '../../src/schemas/consent.ts';
 
 let site: TestSite;
 let test: TestApp;
@@ -54,16 +55,16 @@ function submission(form: ScannedForm): URLSearchParams {
   return body;
 }
 
-describe('site forms match the API schemas (issue 3)', () => {
+describe('site forms match the API schemas (docs/site.md)', () => {
   it('has the forms the content asks for', () => {
     const actions = forms.map(({ form }) => form.action);
-    for (const endpoint of LEAD_ENDPOINTS) expect(actions).toContain(endpoint.path);
+    for (const endpoint of LEAD_KINDS) expect(actions).toContain(endpoint.path);
     expect(forms.filter(({ form }) => form.action === '/api/audit')).toHaveLength(3);
   });
 
   it('names fields exactly as the schema and carries its bounds and required rules', () => {
     for (const { page, form } of forms) {
-      const endpoint = LEAD_ENDPOINTS.find((candidate) => candidate.path === form.action);
+      const endpoint = LEAD_KINDS.find((candidate) => candidate.path === form.action);
       expect(endpoint, `${page}: ${form.action}`).toBeDefined();
       const schema = endpoint?.schema as unknown as ObjectSchema;
       const shortRequest = form.controls.some((control) => control.name === 'TOOL_SOURCE');
@@ -79,16 +80,19 @@ describe('site forms match the API schemas (issue 3)', () => {
           expect(control.required, `${page}: consent`).toBe('');
           continue;
         }
-        const field = control.name.startsWith('formData[') ? 'formData' : control.name;
+        // formData[Question] and consent[version] are fields of the objects formData and consent.
+        const field = control.name.replace(/\[.*$/, '');
         names.add(field);
         const property = schema.properties[field];
         expect(property, `${page}: ${control.name}`).toBeDefined();
         if (control.type === 'hidden' || control.type === 'checkbox' || control.type === 'radio')
           continue;
         if (control.tag !== 'select') {
-          expect(control.maxlength, `${page}: ${control.name}`).toBe(
+          // Never `maxlength`, which silently cuts a pasted text: the limit is counted instead.
+          expect(control['data-maxlength'], `${page}: ${control.name}`).toBe(
             property?.maxLength?.toString(),
           );
+          expect(control.maxlength, `${page}: ${control.name}`).toBeUndefined();
         }
         expect('required' in control, `${page}: ${control.name} required`).toBe(
           required.includes(field),
@@ -100,7 +104,12 @@ describe('site forms match the API schemas (issue 3)', () => {
     }
   });
 
-  it('posts as a plain HTML form and lands on /contact/merci (spec 4 rule 4, no JavaScript)', async () => {
+  it('posts as a plain HTML form and lands on its outcome’s thank-you page (spec 4 rule 4, no JavaScript)', async () => {
+    const expected: Record<string, string> = {
+      '/api/contact': '/contact/merci',
+      '/api/subscribe': '/newsletter/merci',
+      '/api/audit': '/secteurs/merci',
+    };
     for (const { page, form } of forms) {
       const response = await test.app.inject({
         method: 'POST',
@@ -109,9 +118,58 @@ describe('site forms match the API schemas (issue 3)', () => {
         payload: submission(form).toString(),
       });
       expect(response.statusCode, `${page} → ${form.action}: ${response.body}`).toBe(303);
-      expect(response.headers.location).toBe('/contact/merci');
+      expect(response.headers.location).toBe(expected[form.action]);
     }
-    expect((await test.app.inject({ url: '/contact/merci' })).statusCode).toBe(200);
+    for (const path of Object.values(expected)) {
+      const page = await test.app.inject({ url: path });
+      expect(page.statusCode, path).toBe(200);
+      // What was received and what comes next, with no section about the other outcomes.
+      expect(page.body, path).toContain('<meta name="robots" content="noindex">');
+    }
+    const newsletter = (await test.app.inject({ url: '/newsletter/merci' })).body;
+    expect(newsletter).toMatch(/boîte de réception/);
+    expect(newsletter).not.toMatch(/24 heures ouvrées.*e-mail de confirmation part vers/s);
+    const audit = (await test.app.inject({ url: '/secteurs/merci' })).body;
+    expect(audit).toMatch(/questionnaire d’audit/);
+    expect(audit).toMatch(/href="\/secteurs" class="in-section"/);
+  });
+
+  it('shows, beside the submit button, the consent wording whose version it sends (docs/consent.md)', async () => {
+    for (const { page, form } of forms) {
+      const endpoint = LEAD_KINDS.find((candidate) => candidate.path === form.action)!;
+      const wording = currentWording(endpoint.kind);
+      const version = form.controls.find((control) => control.name === 'consent[version]');
+      expect(version?.value, page).toBe(wording.version);
+      const visible = unescapeHtml(form.html.replace(/<[^>]+>/g, ''));
+      expect(visible, page).toContain(wording.text);
+      // Between the wording and the submit button: no other field, only the box to tick.
+      const tail = form.html.slice(form.html.indexOf('consent[version]'));
+      expect(tail, page).toContain('<button type="submit"');
+      const fields = [...tail.matchAll(/<(input|textarea|select)\b([^>]*)>/g)].map((m) => m[2]!);
+      expect(fields.filter((attributes) => !/type="(hidden|checkbox)"/.test(attributes))).toEqual(
+        [],
+      );
+    }
+    const before = (await test.store.list()).length;
+    const contact = forms.find(({ form }) => form.action === '/api/contact')!;
+    // Another address than the earlier posts': the same body again would be the same lead.
+    const body = submission(contact.form);
+    body.set('EMAIL', 'consent.check@example.fr');
+    await test.app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        referer: `http://localhost:3000${contact.page}`,
+      },
+      payload: body.toString(),
+    });
+    const lead = (await test.store.list())[before]!.lead;
+    expect(lead.consent).toMatchObject({
+      version: currentWording('contact').version,
+      channel: 'form',
+      page: contact.page,
+    });
   });
 
   it('loads the enhancement script only where a form is, from the site itself', () => {

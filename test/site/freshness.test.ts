@@ -9,7 +9,7 @@ import { ensureSiteBuilt, staleReason } from '../../site/freshness.ts';
 const root = mkdtempSync(join(tmpdir(), 'leadgate-freshness-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-describe('serve builds the site when needed (issue 3: npm ci && npm start on a fresh clone)', () => {
+describe('serve builds the site when needed (npm ci && npm start on a fresh clone, docs/site.md)', () => {
   it('builds a missing dist/, then leaves an up-to-date one alone', async () => {
     const dist = join(root, 'missing');
     const lines: string[] = [];

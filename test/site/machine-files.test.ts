@@ -35,7 +35,7 @@ async function expectReachable(url: string) {
   if (fragment) expect(idsOf(response.body), url).toContain(fragment);
 }
 
-describe('/llms.txt follows llmstxt.org (issue 3)', () => {
+describe('/llms.txt follows llmstxt.org (docs/site.md)', () => {
   it('has an H1 first, a blockquote summary, free text, then H2 sections of "- [name](url): notes"', () => {
     const lines = read('llms.txt')
       .split('\n')
@@ -135,7 +135,7 @@ describe('/robots.txt', () => {
     'CCBot',
   ];
 
-  it('names the search and AI robots, keeps every group out of /api/, and gives the sitemap', () => {
+  it('names the search and AI robots, keeps crawlers out of /api/ and /mcp but lets user-triggered agents act, and gives the sitemap', () => {
     const text = read('robots.txt');
     const agents = [...text.matchAll(/^User-agent: (.+)$/gm)].map((match) => match[1]);
     expect(agents).toEqual(expect.arrayContaining([...required, '*']));
@@ -143,7 +143,19 @@ describe('/robots.txt', () => {
     // RFC 9309: a group is its User-agent lines and the rules that follow them.
     const groups = text.split(/\n\s*\n/).filter((block) => /^User-agent:/m.test(block));
     expect(groups.length).toBe(ROBOT_GROUPS.length + 1);
-    for (const group of groups) expect(group).toMatch(/^Disallow: \/api\/$/m);
+    // docs/agents.md: crawlers stay out of the action endpoints; agents sent by a person may act.
+    const userTriggered = ['ChatGPT-User', 'Claude-User', 'Perplexity-User', 'MistralAI-User'];
+    for (const group of groups) {
+      const actsForAPerson = userTriggered.some((agent) =>
+        group.includes(`User-agent: ${agent}\n`),
+      );
+      for (const path of ['/api/', '/mcp']) {
+        const disallowed = group.split('\n').includes(`Disallow: ${path}`);
+        expect(disallowed, group).toBe(!actsForAPerson);
+      }
+    }
+    const agentGroup = groups.find((group) => group.includes('User-agent: ChatGPT-User'))!;
+    for (const agent of userTriggered) expect(agentGroup).toContain(`User-agent: ${agent}\n`);
     expect(text).toMatch(new RegExp(`^Sitemap: ${SITE_URL}/sitemap.xml$`, 'm'));
     for (const line of text.split('\n').filter((line) => line && !line.startsWith('#'))) {
       expect(line).toMatch(/^(User-agent|Allow|Disallow|Sitemap): \S+$/);

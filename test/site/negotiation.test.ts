@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchesEtag, pickEncoding, prefersMarkdown } from '../../src/http/site-negotiation.ts';
 
-describe('Accept negotiation of pages (issue 3)', () => {
+describe('Accept negotiation of pages (docs/site.md)', () => {
   it.each([
     ['text/markdown', true],
     ['text/markdown, text/html', true],

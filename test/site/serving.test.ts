@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readManifest } from '../../src/http/site-files.ts';
-import type { SiteManifest } from '../../src/http/site-manifest.ts';
+import type { SiteManifest } from '../../src/schemas/site-manifest.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { buildTestSite, type TestSite } from '../helpers/site.ts';
 
@@ -23,7 +23,7 @@ afterAll(async () => {
 const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
   test.app.inject({ method, url, headers });
 
-describe('pages as HTML (issue 3)', () => {
+describe('pages as HTML (docs/site.md)', () => {
   it('answers every page with HTML, its Markdown alternate in Link and in the head', async () => {
     for (const page of manifest.pages) {
       const response = await get(page.path);
@@ -39,7 +39,7 @@ describe('pages as HTML (issue 3)', () => {
     }
   });
 
-  it('sends the security headers of issue 4 on HTML: strict CSP, nosniff, referrer policy', async () => {
+  it('sends the security headers of docs/site.md on HTML: strict CSP, nosniff, referrer policy', async () => {
     const response = await get('/contact');
     const csp = String(response.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
@@ -51,7 +51,7 @@ describe('pages as HTML (issue 3)', () => {
   });
 });
 
-describe('pages as Markdown (issue 3)', () => {
+describe('pages as Markdown (docs/site.md)', () => {
   it('answers Accept: text/markdown on any page with its Markdown', async () => {
     for (const page of manifest.pages) {
       const response = await get(page.path, { accept: 'text/markdown' });

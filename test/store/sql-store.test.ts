@@ -1,12 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/store.ts';
+import type { Store } from '../../src/domain/store.ts';
 import { hasPostgres, type TestDialect } from '../helpers/postgres-databases.ts';
-import { sharedDatabase, subscribeLead, type SharedDatabase } from '../helpers/test-stores.ts';
+import {
+  acceptLead,
+  NOTIFICATION_STEP,
+  sharedDatabase,
+  subscribeLead,
+  type SharedDatabase,
+} from '../helpers/test-stores.ts';
 
-/** Issue 5: the same Store behaviour on SQLite and on PostgreSQL, including between several nodes. */
+/** docs/deployment.md: the same Store behaviour on SQLite and on PostgreSQL, including between several nodes. */
 const dialects: TestDialect[] = hasPostgres() ? ['sqlite', 'postgres'] : ['sqlite'];
 
-describe.each(dialects)('Store on %s (issue 5: dialect parity)', (dialect) => {
+describe.each(dialects)('Store on %s (dialect parity, docs/deployment.md)', (dialect) => {
   let database: SharedDatabase;
   afterEach(async () => database?.close());
 
@@ -24,31 +30,66 @@ describe.each(dialects)('Store on %s (issue 5: dialect parity)', (dialect) => {
     return stores;
   }
 
-  it('journals a lead as pending, then delivered, and says whether its address was known', async () => {
+  const targets = [NOTIFICATION_STEP];
+  const lease = () => ({
+    targets,
+    now: new Date(),
+    leaseUntil: new Date(Date.now() + 60_000),
+    limit: 100,
+  });
+
+  it('journals a lead with its steps as pending, then delivered, and says whether its address was known', async () => {
     const [store] = await nodes(1);
     const first = subscribeLead('Lea@Example.fr');
     const second = subscribeLead('lea@example.fr');
-    await store!.record(first);
-    await store!.record(second);
+    expect(await acceptLead(store!, first)).toEqual({
+      accepted: 'new',
+      leadId: first.id,
+      existing: false,
+    });
+    expect(await acceptLead(store!, second)).toEqual({
+      accepted: 'new',
+      leadId: second.id,
+      existing: true,
+    });
     expect((await store!.list({ statuses: ['pending'] })).map((e) => e.lead.id)).toEqual([
       first.id,
       second.id,
     ]);
-    expect(await store!.markDelivered(first.id, 'ok')).toEqual({ alreadyKnown: false });
-    expect(await store!.markDelivered(second.id, 'ok')).toEqual({ alreadyKnown: true });
+    const [step] = await store!.deliveries.claim({ ...lease(), leadId: first.id });
+    expect(step).toMatchObject({ leadId: first.id, status: 'pending', attempts: 0, lead: first });
+    await store!.deliveries.settle(step!, { status: 'done', detail: 'ok' }, new Date());
     const [entry] = await store!.list({ statuses: ['delivered'] });
-    expect(entry).toMatchObject({ status: 'delivered', attempts: 1, providerAnswer: 'ok' });
+    expect(entry).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      providerAnswer: 'agency-notification: ok',
+    });
     expect(entry!.lead).toEqual(first);
   });
 
-  it('one new address delivered at once on two nodes: exactly one existing: false', async () => {
+  it('one new address accepted at once on two nodes: exactly one existing: false', async () => {
     const stores = await nodes(2);
     const leads = Array.from({ length: 12 }, () => subscribeLead('meme@example.fr'));
-    for (const lead of leads) await stores[0]!.record(lead);
+    const answers = await Promise.all(leads.map((lead, i) => acceptLead(stores[i % 2]!, lead)));
+    expect(answers.filter((answer) => 'existing' in answer && !answer.existing)).toHaveLength(1);
+  });
+
+  it('the same Idempotency-Key or the same body on two nodes at once is one lead', async () => {
+    const stores = await nodes(2);
+    const leads = Array.from({ length: 8 }, () => subscribeLead('corps@example.fr'));
     const answers = await Promise.all(
-      leads.map((lead, i) => stores[i % 2]!.markDelivered(lead.id, 'ok')),
+      leads.map((lead, i) =>
+        stores[i % 2]!.deliveries.accept({
+          lead,
+          steps: targets,
+          idempotency: { bodyKey: 'same-body', fingerprint: 'f', expiredBefore: new Date(0) },
+        }),
+      ),
     );
-    expect(answers.filter((answer) => !answer.alreadyKnown)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.accepted === 'new')).toHaveLength(1);
+    expect(new Set(answers.map((answer) => 'leadId' in answer && answer.leadId)).size).toBe(1);
+    expect(await stores[0]!.list()).toHaveLength(1);
   });
 
   it.skipIf(dialect === 'sqlite')(
@@ -57,55 +98,75 @@ describe.each(dialects)('Store on %s (issue 5: dialect parity)', (dialect) => {
       await nodes(0);
       const stores = await Promise.all([database.open(), database.open()]);
       const lead = subscribeLead('depart@example.fr');
-      await stores[0]!.record(lead);
+      await acceptLead(stores[0]!, lead);
       expect((await stores[1]!.list()).map((entry) => entry.lead.id)).toEqual([lead.id]);
     },
   );
 
-  it('replay claims: failed and stale pending leads, oldest first, each once across nodes', async () => {
+  it('claims due steps oldest first, each once across nodes, and leaves leased and future ones', async () => {
     const stores = await nodes(2);
-    const failed = Array.from({ length: 10 }, (_, i) =>
+    const due = Array.from({ length: 10 }, (_, i) =>
       subscribeLead(`f${i}@example.fr`, new Date(Date.now() - 60_000 + i)),
     );
-    const fresh = subscribeLead('frais@example.fr', new Date());
-    for (const lead of [...failed, fresh]) await stores[0]!.record(lead);
-    for (const lead of failed.slice(0, 5)) await stores[0]!.markFailed(lead.id, 'boom');
-    // failed[5..9] stay pending from a minute ago: a crash left them; `fresh` may still be in flight.
-    const lease = {
-      staleBefore: new Date(Date.now() - 10_000),
-      leaseUntil: new Date(Date.now() + 60_000),
-    };
+    for (const lead of due) await acceptLead(stores[0]!, lead);
+    const later = subscribeLead('plus-tard@example.fr');
+    await acceptLead(stores[0]!, later);
+    const [step] = await stores[0]!.deliveries.claim({ ...lease(), leadId: later.id });
+    await stores[0]!.deliveries.settle(
+      step!,
+      { status: 'retrying', error: 'boom', nextAttemptAt: new Date(Date.now() + 60_000) },
+      new Date(),
+    );
     const claimed: string[][] = [[], []];
     await Promise.all(
       stores.map(async (store, node) => {
-        for (let entry; (entry = await store.claimForReplay(lease));)
-          claimed[node]!.push(entry.lead.id);
+        for (let steps; (steps = await store.deliveries.claim({ ...lease(), limit: 2 })).length;)
+          claimed[node]!.push(...steps.map((s) => s.leadId));
       }),
     );
     const all = [...claimed[0]!, ...claimed[1]!];
-    expect(all.sort()).toEqual(failed.map((lead) => lead.id).sort());
-    expect(claimed[0]!.length + claimed[1]!.length).toBe(10);
-    // Leased: a replay starting now on either node finds nothing left to take.
-    expect(await stores[1]!.claimForReplay(lease)).toBeUndefined();
+    expect(all.sort()).toEqual(due.map((lead) => lead.id).sort());
+    expect(await stores[1]!.deliveries.claim(lease())).toEqual([]);
+    expect((await stores[0]!.find(later.id))?.status).toBe('failed');
   });
 
-  it('a replay run walks the journal once: `after` moves past the leads it already tried', async () => {
+  it('lists a dead step in one alert only, and again if that alert could not be sent', async () => {
     const [store] = await nodes(1);
-    const leads = [0, 1, 2].map((i) =>
-      subscribeLead(`w${i}@example.fr`, new Date(Date.now() - 60_000 + i)),
+    const lead = subscribeLead('mort@example.fr');
+    await acceptLead(store!, lead);
+    const [step] = await store!.deliveries.claim({ ...lease(), leadId: lead.id });
+    await store!.deliveries.settle(step!, { status: 'dead', error: 'gave up' }, new Date());
+    expect((await store!.find(lead.id))?.status).toBe('dead');
+    const alerted = await store!.deliveries.takeDeadForAlert(new Date());
+    expect(alerted.map((s) => [s.leadId, s.lastError])).toEqual([[lead.id, 'gave up']]);
+    expect(await store!.deliveries.takeDeadForAlert(new Date())).toEqual([]);
+    await store!.deliveries.unmarkAlerted(alerted);
+    expect(await store!.deliveries.takeDeadForAlert(new Date())).toHaveLength(1);
+    expect(await store!.deliveries.backlog()).toEqual([
+      expect.objectContaining({ destination: 'agency-notification', pending: 0, dead: 1 }),
+    ]);
+  });
+
+  it('spaces a shared rate budget across nodes and pauses it until a reset', async () => {
+    const stores = await nodes(2);
+    // Connections opened first, so each `asked` below is close to the moment the slot is computed.
+    await Promise.all(stores.map((store) => store.budgets.reserve('warm-up', 1, 1000)));
+    const waits = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const asked = Date.now();
+        const wait = await stores[i % 2]!.budgets.reserve('test', 100, 10_000);
+        return { ...wait, slot: asked + wait.waitMs };
+      }),
     );
-    for (const lead of leads) {
-      await store!.record(lead);
-      await store!.markFailed(lead.id, 'boom');
-    }
-    const past = new Date(Date.now() - 1000);
-    const base = { staleBefore: new Date(), leaseUntil: past };
-    const first = await store!.claimForReplay(base);
-    expect(first?.lead.id).toBe(leads[0]!.id);
-    const after = { receivedAt: first!.lead.receivedAt, id: first!.lead.id };
-    expect((await store!.claimForReplay({ ...base, after }))?.lead.id).toBe(leads[1]!.id);
-    // An expired lease (leaseUntil in the past) leaves the first lead claimable by a new run.
-    expect((await store!.claimForReplay(base))?.lead.id).toBe(leads[0]!.id);
+    expect(waits.every((wait) => wait.reserved)).toBe(true);
+    const slots = waits.map((wait) => wait.slot).sort((a, b) => a - b);
+    // One slot every 100 ms for both nodes together: six callers span half a second.
+    expect(slots[5]! - slots[0]!).toBeGreaterThanOrEqual(400);
+    expect(await stores[0]!.budgets.reserve('test', 100, 50)).toMatchObject({ reserved: false });
+    await stores[1]!.budgets.pauseUntil('other', Date.now() + 5_000);
+    const paused = await stores[0]!.budgets.reserve('other', 100, 1_000);
+    expect(paused.reserved).toBe(false);
+    expect(paused.waitMs).toBeGreaterThan(3_000);
   });
 
   it('counts rate-limit hits across nodes in a fixed window, then starts again', async () => {
@@ -123,24 +184,30 @@ describe.each(dialects)('Store on %s (issue 5: dialect parity)', (dialect) => {
     await new Promise((resolve) => setTimeout(resolve, 450));
     expect((await stores[1]!.rateLimits.hit('POST /api/contact 10.0.0.1', 400)).hits).toBe(1);
   });
-  it('purges the leads received before a date, with their hand-offs (retention)', async () => {
+  it('purges the leads received before a date, with their steps (retention)', async () => {
     const [store] = await nodes(1);
     const old = subscribeLead('ancien@example.fr', new Date('2022-01-01T00:00:00Z'));
     const recent = subscribeLead('recent@example.fr');
-    await store!.record(old);
-    await store!.record(recent);
-    await store!.handoffs.record(old.id, 'notification', new Date('2022-01-01T00:00:01Z'));
+    await acceptLead(store!, old);
+    await acceptLead(store!, recent);
     expect(await store!.purgeReceivedBefore(new Date('2023-01-01T00:00:00Z'))).toBe(1);
     expect((await store!.list()).map((entry) => entry.lead.id)).toEqual([recent.id]);
     expect(await store!.find(old.id)).toBeUndefined();
+    expect(await store!.deliveries.steps(old.id)).toEqual([]);
   });
   it('keeps a provider error that quotes a NUL byte (PostgreSQL text refuses NUL)', async () => {
     const [store] = await nodes(1);
     const lead = subscribeLead('nul@example.fr');
-    await store!.record(lead);
-    await store!.markFailed(lead.id, 'SMTP said \u0000\u00ff garbage');
+    await acceptLead(store!, lead);
+    const [step] = await store!.deliveries.claim({ ...lease(), leadId: lead.id });
+    const error = 'SMTP said \u0000\u00ff garbage';
+    await store!.deliveries.settle(
+      step!,
+      { status: 'retrying', error, nextAttemptAt: new Date() },
+      new Date(),
+    );
     const entry = await store!.find(lead.id);
     expect(entry).toMatchObject({ status: 'failed' });
-    expect(entry!.lastError).toBe('SMTP said \uFFFD\u00ff garbage');
+    expect(entry!.lastError).toBe('agency-notification: SMTP said \uFFFD\u00ff garbage');
   });
 });

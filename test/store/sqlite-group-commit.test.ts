@@ -12,10 +12,10 @@ interface Db {
 }
 
 /**
- * Issue 4: the journal runs SQLite with synchronous = NORMAL and syncs the WAL itself, in groups. The
+ * docs/performance.md: the journal runs SQLite with synchronous = NORMAL and syncs the WAL itself, in groups. The
  * promise kept from FULL: a write resolves only once a sync that began after its commit has ended.
  */
-describe('SQLite group commit (issue 4: a lead acknowledged is on disk, one sync for many)', () => {
+describe('SQLite group commit (a lead acknowledged is on disk, one sync for many, docs/performance.md)', () => {
   let dir: string;
   let db: Kysely<Db> | undefined;
   afterEach(async () => {

@@ -1,0 +1,33 @@
+# leadgate: the agency's site and lead-intake API (docs/deployment.md).
+# docker build --build-arg SITE_URL=https://agence.example -t leadgate .
+
+# Build: compiles better-sqlite3, pre-renders the site and the CLI bundle, then drops dev dependencies.
+FROM node:20-bookworm-slim AS build
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+ARG SITE_URL=http://localhost:3000
+COPY . .
+# npm ci runs the prepare script: `leadgate build` (site + CLI bundle) for this SITE_URL.
+RUN SITE_URL="$SITE_URL" npm ci && npm prune --omit=dev
+
+# Run: no compiler, no root, the journal in a volume.
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATA_DIR=/var/lib/leadgate \
+    DIST_DIR=/app/dist
+WORKDIR /app
+COPY --from=build /app /app
+# A SITE_URL other than the build's makes `serve` pre-render again, into DIST_DIR.
+RUN mkdir -p /var/lib/leadgate && chown node:node /var/lib/leadgate /app/dist
+USER node
+VOLUME ["/var/lib/leadgate"]
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SIGTERM lets in-flight requests finish (docs/reliability.md); exit 2 = fix the configuration.
+STOPSIGNAL SIGTERM
+CMD ["node", "bin/leadgate.js", "serve"]

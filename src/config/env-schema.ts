@@ -1,0 +1,336 @@
+import { Type, type Static } from 'typebox';
+
+/*
+ * Every environment variable leadgate reads, once: validation at start (read-env.ts), the typed
+ * values loadConfig() maps, the README configuration table and .env.example (both checked by
+ * test/config/env-documents.test.ts) come from here. An empty value counts as unset, so a copied
+ * `.env.example` line left blank means "the default".
+ */
+
+/** An address with a domain that has a dot: `x@localhost` would leave a notification undeliverable. */
+const ADDRESS = String.raw`[^\s@<>"(),;:]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+`;
+
+/** IPv4/IPv6 addresses or CIDRs, comma-separated; a bare number (a hop count) is not one. */
+const ADDRESS_LIST = String.raw`(?!\d+$)[0-9A-Fa-f.:/]+(\s*,\s*[0-9A-Fa-f.:/]+)*`;
+
+const integer = (options: {
+  minimum: number;
+  maximum?: number;
+  default?: number;
+  description: string;
+}) => Type.Integer(options);
+
+/** `expected` is said to the operator when the value does not fit: "PORT must be …, got …". */
+const url = (
+  schemes: string[],
+  description: string,
+  extra: { default?: string; examples?: string[]; shownDefault?: string; secret?: boolean } = {},
+) =>
+  Type.String({
+    pattern: `^(${schemes.join('|')})://[^\\s]+$`,
+    format: 'uri',
+    expected: `an absolute ${schemes.map((scheme) => `${scheme}://`).join(' or ')} URL`,
+    description,
+    ...extra,
+  });
+
+export const EnvSchema = Type.Object({
+  PORT: integer({ minimum: 1, maximum: 65535, default: 3000, description: 'TCP port' }),
+  HOST: Type.String({
+    default: '0.0.0.0',
+    pattern: String.raw`^[A-Za-z0-9.:\[\]-]+$`,
+    expected: 'an IP address or a host name of this machine',
+    description: 'Interface to bind (`0.0.0.0` = every IPv4 interface, `::` = every interface)',
+  }),
+  SITE_URL: Type.Optional(
+    url(
+      ['http', 'https'],
+      'Public address: absolute links in the Markdown pages, llms.txt, sitemap, openapi.json',
+      {
+        shownDefault: 'http://localhost:$PORT',
+      },
+    ),
+  ),
+  DATA_DIR: Type.String({
+    default: './data',
+    description: 'SQLite journal and mail outbox (must be writable)',
+  }),
+  DIST_DIR: Type.String({
+    default: './dist',
+    description:
+      'The pre-rendered site (`npm run build` writes it, `serve` rebuilds it when stale)',
+  }),
+  LOG_LEVEL: Type.Union(
+    [
+      Type.Literal('fatal'),
+      Type.Literal('error'),
+      Type.Literal('warn'),
+      Type.Literal('info'),
+      Type.Literal('debug'),
+      Type.Literal('trace'),
+      Type.Literal('silent'),
+    ],
+    {
+      default: 'info',
+      description:
+        'pino log level (`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`)',
+    },
+  ),
+
+  DATABASE_URL: Type.Optional(
+    url(
+      ['postgres', 'postgresql'],
+      '`postgres://…`: PostgreSQL instead of the SQLite file (needed for several nodes)',
+      {
+        secret: true,
+        examples: ['postgres://leadgate@127.0.0.1:5432/leadgate'],
+      },
+    ),
+  ),
+  DATABASE_POOL_SIZE: integer({
+    minimum: 1,
+    default: 10,
+    description: 'PostgreSQL connections per node',
+  }),
+  DATABASE_STATEMENT_TIMEOUT_MS: integer({
+    minimum: 1,
+    default: 5000,
+    description: 'A statement running longer is cancelled (the request gets 500 `server_error`)',
+  }),
+  DATABASE_CONNECT_TIMEOUT_MS: integer({
+    minimum: 1,
+    default: 5000,
+    description: 'Time to get a connection',
+  }),
+  REDIS_URL: Type.Optional(
+    url(['redis', 'rediss'], 'Rate-limit counters in Redis instead of the database', {
+      secret: true,
+      examples: ['redis://127.0.0.1:6379'],
+    }),
+  ),
+
+  MAIL_PROVIDER: Type.Union([Type.Literal('outbox'), Type.Literal('brevo'), Type.Literal('smtp')], {
+    default: 'outbox',
+    description: '`outbox` (`.eml` files in DATA_DIR/outbox), `brevo` or `smtp`',
+  }),
+  MAIL_FROM: Type.String({
+    default: 'Agence <bonjour@agence.example>',
+    pattern: `^(${ADDRESS}|[^<>]*<${ADDRESS}>)$`,
+    expected: 'an e-mail address, optionally with a name: Agence <bonjour@agence.fr>',
+    description: 'Sender of every e-mail (with Brevo: a verified sender)',
+  }),
+  AGENCY_EMAIL: Type.String({
+    default: 'equipe@agence.example',
+    pattern: `^${ADDRESS}$`,
+    expected: 'an e-mail address',
+    description: 'Receives a notification with every field of every lead',
+  }),
+  PROVIDER_TIMEOUT_MS: integer({
+    minimum: 1,
+    default: 8000,
+    description: 'Deadline of one hand-off to the provider, then 502 `upstream_error`',
+  }),
+  SMTP_URL: Type.Optional(
+    url(['smtp', 'smtps'], 'SMTP server, required by `MAIL_PROVIDER=smtp`', {
+      secret: true,
+      examples: ['smtps://user:password@smtp.example.fr:465'],
+    }),
+  ),
+  BREVO_API_KEY: Type.Optional(
+    Type.String({
+      description:
+        'Brevo API key (`api-key` header), required by `MAIL_PROVIDER=brevo`; never logged',
+    }),
+  ),
+  BREVO_API_URL: url(['https', 'http'], 'Brevo API base URL', {
+    default: 'https://api.brevo.com/v3',
+  }),
+  BREVO_CONTACT_LIST_ID: Type.Optional(
+    integer({ minimum: 1, description: 'List contact requests join (optional)' }),
+  ),
+  BREVO_NEWSLETTER_LIST_ID: Type.Optional(
+    integer({
+      minimum: 1,
+      description: 'List of newsletter subscribers, required by `MAIL_PROVIDER=brevo`',
+    }),
+  ),
+  BREVO_AUDIT_LIST_ID: Type.Optional(
+    integer({ minimum: 1, description: 'List audit requests join (optional)' }),
+  ),
+  BREVO_CONTACT_TEMPLATE_ID: Type.Optional(
+    integer({
+      minimum: 1,
+      description:
+        'Brevo template for the confirmation; otherwise leadgate’s own French HTML + text',
+    }),
+  ),
+
+  WEBHOOK_URLS: Type.Optional(
+    Type.String({
+      pattern: String.raw`^\s*https?://[^\s,]+(\s*,\s*https?://[^\s,]+)*\s*$`,
+      expected: 'comma-separated http:// or https:// URLs',
+      // A receiver's URL often carries its token in the path or query.
+      secret: true,
+      description:
+        'Comma-separated http(s) URLs; each receives every lead, signed (docs/webhooks.md)',
+      examples: ['https://n8n.agence.example/webhook/leads'],
+    }),
+  ),
+  WEBHOOK_SECRET: Type.Optional(
+    Type.String({
+      pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
+      expected: 'whsec_ followed by the base64 of 24 to 64 random bytes',
+      secret: true,
+      description: '`whsec_` + base64 of 24–64 random bytes, required by `WEBHOOK_URLS`',
+      examples: ['whsec_$(openssl rand -base64 32)'],
+    }),
+  ),
+  WEBHOOK_ALLOW_PRIVATE: Type.Union([Type.Literal('false'), Type.Literal('true')], {
+    default: 'false',
+    description: '`true` lets webhooks reach loopback/private addresses (refused by default: SSRF)',
+  }),
+  WEBHOOK_TIMEOUT_MS: integer({
+    minimum: 1,
+    default: 5000,
+    description:
+      'Deadline of one webhook attempt (within `PROVIDER_TIMEOUT_MS`), then retried later',
+  }),
+
+  METRICS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 24,
+      pattern: String.raw`^[A-Za-z0-9._~+/=-]+$`,
+      secret: true,
+      expected: 'a random token of 24 characters or more (e.g. openssl rand -hex 24)',
+      description:
+        'Turns on `GET /metrics` (Prometheus), answered only with `Authorization: Bearer <token>`; off when unset',
+    }),
+  ),
+  RETENTION_DAYS: integer({
+    minimum: 1,
+    default: 1095,
+    description:
+      'Days kept after a person’s last request; applied daily by `serve` (docs/consent.md)',
+  }),
+
+  BREVO_CONTACTS_PER_SECOND: integer({
+    minimum: 1,
+    default: 8,
+    description:
+      'Calls a second to Brevo’s `/contacts` for all nodes together (Brevo allows about 10)',
+  }),
+  BREVO_EMAILS_PER_SECOND: integer({
+    minimum: 1,
+    default: 20,
+    description: 'Calls a second to Brevo’s `/smtp/email` for all nodes together',
+  }),
+
+  DELIVERY: Type.Union([Type.Literal('queued'), Type.Literal('sync')], {
+    default: 'queued',
+    description:
+      '`queued`: 200 once the lead is journaled, delivered in the background; `sync`: delivered in the request, 502 on failure (docs/delivery.md)',
+  }),
+  DELIVERY_RETRY_BASE_MS: integer({
+    minimum: 1,
+    default: 5000,
+    description: 'First retry of a failed step after about this long, doubling each time',
+  }),
+  DELIVERY_RETRY_MAX_MS: integer({
+    minimum: 1,
+    default: 14_400_000,
+    description: 'Longest wait between two retries of a step (4 hours)',
+  }),
+  DELIVERY_MAX_ATTEMPTS: integer({
+    minimum: 1,
+    default: 30,
+    description: 'A step still failing after this many attempts is `dead` (one alert e-mail)',
+  }),
+  DELIVERY_DEAD_AFTER_HOURS: integer({
+    minimum: 1,
+    default: 72,
+    description: 'A step still failing when its lead is this old is `dead` (one alert e-mail)',
+  }),
+  DELIVERY_CONCURRENCY: integer({
+    minimum: 1,
+    default: 8,
+    description: 'Steps each node delivers at once',
+  }),
+
+  BODY_LIMIT_BYTES: integer({
+    minimum: 1,
+    default: 65536,
+    description: 'Largest request body, then 413 `payload_too_large`',
+  }),
+  RATE_LIMIT_PER_MINUTE: integer({
+    minimum: 0,
+    default: 30,
+    description:
+      'POSTs per client address, minute and endpoint, then 429 `rate_limited`; `0` = off',
+  }),
+  // Addresses and CIDRs only: `true` would let any client name its own address in X-Forwarded-For
+  // and dodge the limit; a hop count cannot be checked by Fastify 5. Parsed again in loadConfig.
+  TRUST_PROXY: Type.Optional(
+    Type.String({
+      pattern: `^(false|${ADDRESS_LIST})$`,
+      expected:
+        'the proxies’ addresses or CIDRs, comma-separated, e.g. 127.0.0.1,10.0.0.0/8 (`true` is refused: every client could then pick the address it is counted under)',
+      description:
+        'Addresses/CIDRs of the reverse proxies whose `X-Forwarded-For` names the client; none by default',
+      examples: ['127.0.0.1,::1'],
+    }),
+  ),
+  RATE_LIMIT_ALLOW: Type.Optional(
+    Type.String({
+      pattern: `^${ADDRESS_LIST}$`,
+      expected: 'client addresses or CIDRs, comma-separated, e.g. 127.0.0.1,::1',
+      description:
+        'Client addresses/CIDRs never rate limited (e.g. a local health probe); none by default',
+      examples: ['127.0.0.1,::1'],
+    }),
+  ),
+});
+
+export type Env = Static<typeof EnvSchema>;
+export type EnvName = keyof Env & string;
+
+/** The JSON Schema keywords and leadgate's own annotations read back from one variable's schema. */
+export interface VariableSchema {
+  description: string;
+  default?: string | number;
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+  anyOf?: { const: string }[];
+  /** Said to the operator when the value does not fit: "PORT must be <expected>, got …". */
+  expected?: string;
+  /** The value may hold a password: never repeated in an error line. */
+  secret?: boolean;
+  /** A default computed from another variable, as the documents show it. */
+  shownDefault?: string;
+  examples?: string[];
+}
+
+export function variableSchema(name: string): VariableSchema {
+  return EnvSchema.properties[name as EnvName] as unknown as VariableSchema;
+}
+
+export interface VariableDocs {
+  name: EnvName;
+  description: string;
+  /** What the README and .env.example show as the default, undefined when unset. */
+  default: string | undefined;
+  examples: string[];
+}
+
+export function variableDocs(): VariableDocs[] {
+  return Object.keys(EnvSchema.properties).map((name) => {
+    const schema = variableSchema(name);
+    return {
+      name: name as EnvName,
+      description: schema.description,
+      default:
+        schema.shownDefault ?? (schema.default === undefined ? undefined : String(schema.default)),
+      examples: schema.examples ?? [],
+    };
+  });
+}

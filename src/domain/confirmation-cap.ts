@@ -1,0 +1,32 @@
+import type { Lead } from './lead.ts';
+import { emailOf } from './lead.ts';
+
+/** docs/reliability.md, "Hostile input": one confirmation per address, endpoint and 24 hours. */
+export const CONFIRMATION_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Who got a confirmation lately, per endpoint and address, in the journal database (so every node
+ * sees the same). Anyone can type a stranger's address into a form; without a cap, 40 requests are
+ * 40 e-mails to that stranger from the agency's domain.
+ */
+export interface ConfirmationSends {
+  /**
+   * Claims the right to confirm `leadId` to `email` on `kind`: true when no other lead of that
+   * address and kind claimed it since `since` (or when `leadId` itself holds it: a re-delivery).
+   * Atomic, so two nodes racing on one address confirm once.
+   */
+  claim(kind: Lead['kind'], email: string, leadId: string, at: Date, since: Date): Promise<boolean>;
+}
+
+/**
+ * Decides whether this lead's confirmation may go out. The lead itself is still journaled and the
+ * agency still notified: only the e-mail to the unverified address is held back.
+ */
+export async function mayConfirm(
+  sends: ConfirmationSends,
+  lead: Lead,
+  at: Date,
+  intervalMs = CONFIRMATION_INTERVAL_MS,
+): Promise<boolean> {
+  return sends.claim(lead.kind, emailOf(lead), lead.id, at, new Date(at.getTime() - intervalMs));
+}

@@ -1,0 +1,29 @@
+import { UpstreamError } from './errors.ts';
+
+/** Destinations receive an AbortSignal, but one that ignores it must not hold the caller past the deadline. */
+export async function withDeadline<T>(
+  ms: number,
+  task: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new UpstreamError(`no answer within ${ms} ms`);
+      controller.abort(error);
+      reject(error);
+    }, ms);
+  });
+  try {
+    return await Promise.race([task(controller.signal), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** One line for the journal: the error, and its cause when there is one. */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.name}: ${error.message}${cause}`.slice(0, 2000);
+}

@@ -1,0 +1,39 @@
+import type { Lead } from './lead.ts';
+
+/**
+ * One place a lead is handed to: the CRM, the confirmation to the sender, the agency's notification,
+ * a webhook. Each lead gets one journaled step per destination that applies to it, delivered and
+ * retried on its own (docs/delivery.md explains how to add one).
+ */
+export interface Destination {
+  /** Stored with each step, so never renamed: `crm-contact`, `agency-notification`, `webhook:crm`… */
+  readonly name: string;
+  /**
+   * Who performs it (`brevo`, `smtp`, `outbox`, `webhook`), stored with the step: a process configured
+   * with another provider leaves the step alone instead of "delivering" it elsewhere.
+   */
+  readonly provider: string;
+  /**
+   * Delivered by the background loop only, never within the person's request in DELIVERY=sync: the
+   * agency's own tools (webhooks) being down is not the person's error (docs/webhooks.md).
+   */
+  readonly backgroundOnly?: boolean;
+  /** Whether this lead has this step (spec 1 and 6: only a contact request is confirmed to its sender). */
+  appliesTo(lead: Lead): boolean;
+  /**
+   * Hands the lead over once, within `signal`. Resolves with a short account for the journal; throws
+   * RefusedError when refused for good, ConfigurationError when it cannot work, anything else to be
+   * retried later.
+   */
+  deliver(lead: Lead, signal: AbortSignal): Promise<string>;
+}
+
+/** A step as the journal names it: which destination, through which provider. */
+export interface StepTarget {
+  destination: string;
+  provider: string;
+}
+
+export function targetOf(destination: Destination): StepTarget {
+  return { destination: destination.name, provider: destination.provider };
+}

@@ -1,0 +1,30 @@
+import type { Config } from '../config.ts';
+import { createDispatcher, type Dispatcher } from './dispatcher.ts';
+import type { Provider } from './provider.ts';
+import type { Store } from './store.ts';
+
+/** The dispatcher of docs/delivery.md over this store and provider: what serve, dispatch and replay run. */
+export function createDispatcherFor(
+  config: Config,
+  store: Store,
+  provider: Provider,
+  onError: (error: unknown) => void,
+  /** The store's, or the same measured (src/http/metrics.ts). */
+  deliveries = store.deliveries,
+): Dispatcher {
+  const { delivery } = config;
+  return createDispatcher({
+    deliveries,
+    destinations: provider.destinations,
+    alertAgency: (dead, signal) => provider.alertAgency(dead, signal),
+    policy: {
+      baseMs: delivery.retryBaseMs,
+      maxMs: delivery.retryMaxMs,
+      maxAttempts: delivery.maxAttempts,
+      deadAfterMs: delivery.deadAfterMs,
+    },
+    timeoutMs: config.mail.timeoutMs,
+    concurrency: delivery.concurrency,
+    onError,
+  });
+}

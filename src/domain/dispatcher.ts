@@ -1,0 +1,216 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { withDeadline, describeError } from './deadline.ts';
+import type { ClaimedStep, Deliveries, StepOutcome } from './deliveries.ts';
+import { UNFINISHED_STEP_STATUSES } from './deliveries.ts';
+import { targetOf, type Destination, type StepTarget } from './destination.ts';
+import { RefusedError } from './errors.ts';
+import { BudgetExhaustedError } from './rate-budget.ts';
+import { afterFailure, type RetryPolicy } from './retry-policy.ts';
+
+export interface DispatcherDependencies {
+  deliveries: Deliveries;
+  destinations: readonly Destination[];
+  /** Sends the agency one e-mail listing these `dead` steps (never one per attempt). */
+  alertAgency(dead: readonly ClaimedStep[], signal: AbortSignal): Promise<void>;
+  policy: RetryPolicy;
+  /** PROVIDER_TIMEOUT_MS: bound on one step, budget wait included. */
+  timeoutMs: number;
+  /** Steps in flight at once in the background loop (DELIVERY_CONCURRENCY). */
+  concurrency: number;
+  /** How often an idle loop looks for due steps that another node accepted. */
+  pollMs?: number;
+  /** How often the loop looks for new `dead` steps to alert about. */
+  alertCheckMs?: number;
+  now?: () => Date;
+  random?: () => number;
+  onError?: (error: unknown) => void;
+}
+
+/** How one attempt ended; `error` is what the destination threw, for sync mode's answer. */
+export interface StepRun {
+  step: ClaimedStep;
+  outcome: StepOutcome;
+  error?: unknown;
+}
+
+const keyOf = (target: StepTarget) => `${target.provider}\u0000${target.destination}`;
+
+/**
+ * Delivers journaled steps (docs/delivery.md): a background loop in every `leadgate serve` and in
+ * `leadgate dispatch`, plus `deliverLead` for sync mode and `leads replay`. Every step is leased
+ * before it runs and settled after, so nodes share the work and a killed process's steps come back
+ * once their lease ends. The one gap: a step whose hand-off succeeded but whose settle was never
+ * written (kill -9 in between) runs again; docs/delivery.md says which destinations absorb that.
+ */
+export function createDispatcher({
+  deliveries,
+  destinations,
+  alertAgency,
+  policy,
+  timeoutMs,
+  concurrency,
+  pollMs = 1000,
+  alertCheckMs = 5000,
+  now = () => new Date(),
+  random = Math.random,
+  onError = () => {},
+}: DispatcherDependencies) {
+  const byTarget = new Map(destinations.map((d) => [keyOf(targetOf(d)), d]));
+  const position = new Map(destinations.map((d, index) => [keyOf(targetOf(d)), index]));
+  const targets = destinations.map(targetOf);
+  const leaseMs = timeoutMs + 30_000;
+  const inFlight = new Set<Promise<unknown>>();
+  let running: Promise<void> | undefined;
+  let stopping = false;
+  let woken = false;
+  let wakeUp: (() => void) | undefined;
+  let lastAlertCheck = 0;
+
+  function outcomeOf(step: ClaimedStep, error: unknown): StepOutcome {
+    if (error instanceof RefusedError) return { status: 'refused', error: describeError(error) };
+    if (error instanceof BudgetExhaustedError) {
+      return { status: 'postponed', nextAttemptAt: error.retryAt };
+    }
+    const failure = {
+      attempts: step.attempts + 1,
+      receivedAt: step.lead.receivedAt,
+      error: describeError(error),
+    };
+    return afterFailure(policy, failure, now(), random);
+  }
+
+  async function run(step: ClaimedStep, ms = timeoutMs): Promise<StepRun> {
+    const destination = byTarget.get(keyOf(step))!;
+    let result: StepRun;
+    try {
+      const detail = await withDeadline(ms, (signal) => destination.deliver(step.lead, signal));
+      result = { step, outcome: { status: 'done', detail } };
+    } catch (error) {
+      result = { step, outcome: outcomeOf(step, error), error };
+    }
+    await deliveries.settle(step, result.outcome, now());
+    return result;
+  }
+
+  function claim(limit: number, leadId?: string, among: readonly StepTarget[] = targets) {
+    const at = now();
+    const leaseUntil = new Date(at.getTime() + leaseMs);
+    return deliveries.claim({ targets: among, now: at, leaseUntil, limit, leadId });
+  }
+
+  async function alertIfDead(): Promise<void> {
+    if (Date.now() - lastAlertCheck < alertCheckMs) return;
+    lastAlertCheck = Date.now();
+    const dead = await deliveries.takeDeadForAlert(now());
+    if (dead.length === 0) return;
+    try {
+      await withDeadline(timeoutMs, (signal) => alertAgency(dead, signal));
+    } catch (error) {
+      await deliveries.unmarkAlerted(dead);
+      throw error;
+    }
+  }
+
+  function wake(): void {
+    woken = true;
+    wakeUp?.();
+  }
+
+  async function idle(): Promise<void> {
+    if (woken || stopping) {
+      woken = false;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, pollMs);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    wakeUp = undefined;
+    woken = false;
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping) {
+      try {
+        await alertIfDead();
+        const free = concurrency - inFlight.size;
+        const claimed = free > 0 ? await claim(free) : [];
+        for (const step of claimed) {
+          const running = run(step)
+            .catch(onError)
+            .finally(() => {
+              inFlight.delete(running);
+              wake();
+            });
+          inFlight.add(running);
+        }
+        if (claimed.length === 0 || inFlight.size >= concurrency) await idle();
+      } catch (error) {
+        onError(error);
+        await idle();
+      }
+    }
+    await Promise.allSettled(inFlight);
+  }
+
+  return {
+    /** The destinations this dispatcher can deliver (what a lead's steps are planned from). */
+    destinations,
+    start(): void {
+      stopping = false;
+      running ??= loop();
+    },
+    /** Lets the loop finish the steps in flight, then stops it. */
+    async stop(): Promise<void> {
+      stopping = true;
+      wake();
+      await running;
+      running = undefined;
+    },
+    /** A lead was just accepted: look for due steps now rather than at the next poll. */
+    wake,
+    /**
+     * Delivers one lead's unfinished steps now, whatever their schedule (sync mode, `leads replay`),
+     * waiting for steps another process holds, within `ms`. Failed attempts are settled as the
+     * background loop would, so the lead is still retried later. `only` narrows the destinations
+     * (`leads replay --destination`, sync mode leaving background-only ones to the loop).
+     */
+    async deliverLead(
+      leadId: string,
+      {
+        ms = timeoutMs,
+        only = () => true,
+      }: { ms?: number; only?: (destination: Destination) => boolean } = {},
+    ): Promise<{ finished: boolean; failures: StepRun[] }> {
+      const chosen = destinations.filter(only).map(targetOf);
+      const chosenKeys = new Set(chosen.map(keyOf));
+      const until = Date.now() + ms;
+      for (;;) {
+        // In the providers' order (the CRM before the e-mails), one after the other, as a person
+        // would hand them over.
+        const claimed = (await claim(chosen.length, leadId, chosen)).sort(
+          (a, b) => position.get(keyOf(a))! - position.get(keyOf(b))!,
+        );
+        const failures: StepRun[] = [];
+        for (const step of claimed) {
+          const result = await run(step, Math.max(1, until - Date.now()));
+          if (result.outcome.status !== 'done' && result.outcome.status !== 'refused') {
+            failures.push(result);
+          }
+        }
+        if (failures.length > 0) return { finished: false, failures };
+        const open = (await deliveries.steps(leadId)).filter(
+          (step) => UNFINISHED_STEP_STATUSES.includes(step.status) && chosenKeys.has(keyOf(step)),
+        );
+        if (open.length === 0) return { finished: true, failures: [] };
+        if (Date.now() >= until) return { finished: false, failures: [] };
+        await sleep(Math.min(pollMs, 50));
+      }
+    },
+  };
+}
+
+export type Dispatcher = ReturnType<typeof createDispatcher>;

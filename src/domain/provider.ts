@@ -1,0 +1,22 @@
+import type { ClaimedStep } from './deliveries.ts';
+import type { Destination } from './destination.ts';
+
+/**
+ * The e-mail/CRM account leads are handed to (MAIL_PROVIDER). It offers destinations, one journaled
+ * step each per lead (docs/delivery.md); their `deliver` throws UpstreamError when the provider
+ * fails, RefusedError when it refuses for good, ConfigurationError when it cannot work at all.
+ */
+export interface Provider {
+  readonly name: string;
+  readonly destinations: readonly Destination[];
+  /** Sends the agency one e-mail listing steps given up (`dead`), so nobody waits on a lost lead. */
+  alertAgency(dead: readonly ClaimedStep[], signal: AbortSignal): Promise<void>;
+  /**
+   * Erases what the provider keeps about an address (RGPD art. 17, docs/consent.md), its contact or
+   * the messages of these leads; resolves with a sentence for the operator that does not repeat the
+   * address. Safe to call again: nothing left to erase is not an error. A provider without it keeps
+   * nothing about people.
+   */
+  forget?(address: string, leadIds: readonly string[], signal: AbortSignal): Promise<string>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,91 @@
+import type { LeadKind } from '../schemas/lead-kinds.ts';
+import type { Lead } from './lead.ts';
+import type { ConfirmationSends } from './confirmation-cap.ts';
+import type { Deliveries } from './deliveries.ts';
+import type { IdempotencyKeys } from './idempotency-keys.ts';
+import type { RateBudgets } from './rate-budget.ts';
+import type { RateLimitCounters } from './rate-limit-counters.ts';
+
+/**
+ * Sums up the lead's delivery steps: `pending` (none failed yet), `failed` (a step is being retried),
+ * `dead` (a step was given up), `delivered` (every step done, or refused for good).
+ */
+export type LeadStatus = 'pending' | 'delivered' | 'failed' | 'dead';
+
+/** One row of the journal, as the CLI and replay see it. */
+export interface JournalEntry {
+  lead: Lead;
+  status: LeadStatus;
+  attempts: number;
+  lastError: string | null;
+  providerAnswer: string | null;
+  updatedAt: Date;
+}
+
+/** The durable journal of leads and the addresses known per audience (one small interface, two SQL dialects). */
+export interface Store {
+  list(filter?: {
+    statuses?: readonly LeadStatus[];
+    kinds?: readonly LeadKind[];
+  }): Promise<JournalEntry[]>;
+  /** One journal entry by id. */
+  find(id: string): Promise<JournalEntry | undefined>;
+  /** Leads accepted with their steps, and the steps' delivery (docs/delivery.md). */
+  readonly deliveries: Deliveries;
+  /** Provider rate budgets shared by every node on the database. */
+  readonly budgets: RateBudgets;
+  /** docs/reliability.md: Idempotency-Keys and body fingerprints, swept once expired. */
+  readonly idempotency: IdempotencyKeys;
+  /** docs/reliability.md: the confirmations claimed per endpoint and address (the 24 h cap). */
+  readonly confirmations: ConfirmationSends;
+  /** docs/deployment.md: rate-limit counters shared by every node (used when DATABASE_URL is set). */
+  readonly rateLimits: RateLimitCounters;
+  /**
+   * Deletes the leads received before `before`, with their delivery steps and idempotency keys
+   * (retention periods of the privacy policy); returns how many leads were deleted.
+   */
+  purgeReceivedBefore(before: Date): Promise<number>;
+  /** The rights of access and erasure of each person (docs/consent.md). */
+  readonly people: People;
+  /** Throws when the database cannot be reached (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Everything the journal keeps about one address, for an access request (RGPD art. 15). */
+export interface PersonFile {
+  /** The address's salted hash: how logs and the forgotten list name the person. */
+  reference: string;
+  leads: JournalEntry[];
+  /** The exact texts behind the consent hashes of these leads. */
+  consentWordings: { hash: string; version: string; text: string }[];
+  /** Every other row tied to these leads or to the address, table by table, as stored. */
+  related: Record<string, Record<string, unknown>[]>;
+  /** When the address was last erased, if ever (a later lead may have arrived since). */
+  forgottenAt: Date | null;
+}
+
+export interface ForgetResult {
+  reference: string;
+  leadIds: string[];
+  /** Rows deleted, table by table (leads included). */
+  deleted: Record<string, number>;
+}
+
+/**
+ * The rights of access and erasure (docs/consent.md). Addresses are compared as normalizeEmail()
+ * writes them. Any table with a `lead_id` column belongs to a lead, any with an `email` column to an
+ * address: a table added later is covered without changing this code.
+ */
+export interface People {
+  /** The salted hash (HMAC-SHA256 with a key kept in the database) naming the address. */
+  reference(address: string): Promise<string>;
+  show(address: string): Promise<PersonFile>;
+  /** Deletes every row of the address in one transaction and notes its reference and the date. */
+  forget(address: string, at: Date): Promise<ForgetResult>;
+  /**
+   * Storage limitation (RETENTION_DAYS): erases, as forget() does but keeping no reference, every
+   * address whose last request arrived before the date; says how many addresses.
+   */
+  expire(lastRequestBefore: Date): Promise<number>;
+}

@@ -1,0 +1,69 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Intake } from '../domain/intake.ts';
+import { apiErrors } from '../schemas/error-catalog.ts';
+import { createMcpServer, type McpDependencies } from './mcp-server.ts';
+import { leadResources } from './resources.ts';
+import { MCP_PATH, SERVER_CARD_PATH, serverCard } from './server-card.ts';
+
+export interface McpSettings {
+  intake: Intake;
+  siteUrl: string;
+  /** The built site, whose service pages become resources; without it only the questionnaires are. */
+  siteDir?: string;
+}
+
+/**
+ * docs/agents.md: MCP over Streamable HTTP at /mcp, stateless (a fresh server and transport per
+ * POST, no session), with JSON answers. GET (a server-sent stream) and DELETE (ending a session)
+ * have nothing to serve without sessions: 405, as the MCP transport specification allows.
+ */
+export function registerMcp(app: FastifyInstance, settings: McpSettings): void {
+  const resources = leadResources(settings.siteUrl, settings.siteDir);
+  const deps = (request: FastifyRequest): McpDependencies => ({
+    intake: settings.intake,
+    resources,
+    logError: (error) => request.log.error({ err: error }, 'MCP tool call failed'),
+  });
+
+  app.route({
+    method: 'POST',
+    url: MCP_PATH,
+    // The same limiter as POST /api/* (docs/reliability.md), counted per address on this path.
+    config: { rateLimit: {} },
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const server = createMcpServer(deps(request), request.ip);
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      // Headers set by the hooks (CORS, request id, nosniff) go out with the transport's answer.
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) reply.raw.setHeader(name, value);
+      }
+      reply.hijack();
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    },
+  });
+  app.route({
+    method: ['GET', 'DELETE'],
+    url: MCP_PATH,
+    exposeHeadRoute: false,
+    handler: async (request) => {
+      throw apiErrors.methodNotAllowed(request.method, MCP_PATH);
+    },
+  });
+
+  const card = JSON.stringify(serverCard(settings.siteUrl, resources), null, 2);
+  app.get(SERVER_CARD_PATH, async (_request, reply) =>
+    reply
+      .type('application/json; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .send(card),
+  );
+}

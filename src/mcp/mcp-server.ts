@@ -1,0 +1,57 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  McpError,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { callLeadTool, LEAD_TOOLS, type LeadToolDependencies } from './lead-tools.ts';
+import type { ReadableResource } from './resources.ts';
+
+export const MCP_SERVER_INFO = {
+  name: 'leadgate',
+  title: 'Demandes à l’agence : contact, lettre mensuelle, audit sectoriel',
+  version: '1.0.0',
+};
+
+export const MCP_INSTRUCTIONS =
+  'Trois outils pour agir au nom d’une personne, uniquement avec son accord explicite : submit_contact_request, subscribe_newsletter, submit_sector_audit. Les erreurs portent le même code, message, hint et field que l’API REST (/openapi.json). Three tools to act for a person, only with their explicit consent; errors carry the REST API’s code, message, hint and field. Read a sector questionnaire resource before submit_sector_audit.';
+
+export interface McpDependencies extends LeadToolDependencies {
+  resources: readonly ReadableResource[];
+}
+
+/**
+ * One MCP server per HTTP request (stateless Streamable HTTP): the low-level Server lets the tools
+ * publish the REST endpoints' own JSON Schemas and validate with the API's Ajv, where McpServer
+ * would want zod copies of them.
+ */
+export function createMcpServer(deps: McpDependencies, clientAddress: string): Server {
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: {}, resources: {} },
+    instructions: MCP_INSTRUCTIONS,
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...LEAD_TOOLS] }));
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    callLeadTool(deps, {
+      name: request.params.name,
+      arguments: request.params.arguments,
+      clientAddress,
+    }),
+  );
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: deps.resources.map(({ read: _read, ...resource }) => resource),
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    const resource = deps.resources.find((candidate) => candidate.uri === request.params.uri);
+    if (!resource) {
+      throw new McpError(ErrorCode.InvalidParams, `Ressource inconnue : ${request.params.uri}`);
+    }
+    return {
+      contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: resource.read() }],
+    };
+  });
+  return server;
+}

@@ -1,0 +1,27 @@
+import { LEAD_TOOLS } from './lead-tools.ts';
+import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from './mcp-server.ts';
+import type { ReadableResource } from './resources.ts';
+
+export const MCP_PATH = '/mcp';
+export const SERVER_CARD_PATH = '/.well-known/mcp/server-card.json';
+
+/**
+ * The MCP server card, so a client can discover /mcp before connecting. Its format is a DRAFT
+ * (MCP SEP-1649, "MCP Server Cards", not yet in the specification): fields may change with it.
+ */
+export function serverCard(siteUrl: string, resources: readonly ReadableResource[]) {
+  return {
+    $comment:
+      'Brouillon : format de la proposition MCP SEP-1649 (MCP Server Cards), pas encore normalisé. Draft format (SEP-1649), subject to change.',
+    version: '1.0',
+    protocolVersion: '2025-06-18',
+    serverInfo: MCP_SERVER_INFO,
+    description: MCP_INSTRUCTIONS,
+    documentationUrl: `${siteUrl}/developers`,
+    transport: { type: 'streamable-http', endpoint: `${siteUrl}${MCP_PATH}` },
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+    authentication: { required: false, schemes: [] },
+    tools: LEAD_TOOLS.map(({ name, title, description }) => ({ name, title, description })),
+    resources: resources.map(({ uri, name, title, mimeType }) => ({ uri, name, title, mimeType })),
+  };
+}

@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import type { ClaimedStep } from '../domain/deliveries.ts';
+import type { Destination } from '../domain/destination.ts';
+import { RefusedError, UpstreamError } from '../domain/errors.ts';
+import { leadKindOf } from '../schemas/lead-kinds.ts';
+import { confirmationEmail } from '../mail/confirmation.ts';
+import { deadLetterAlert } from '../mail/dead-letter-alert.ts';
+import type { MailMessage, MailSettings } from '../mail/mail-message.ts';
+import { agencyNotification } from '../mail/notification.ts';
+
+/**
+ * Sends one e-mail. `ref` names it for good: the same ref and role is the same message (Brevo's
+ * idempotency key, the Message-ID, the outbox file name derive from it). Resolves with an account.
+ */
+export type SendMail = (
+  message: MailMessage,
+  ref: { id: string; receivedAt: Date },
+  signal: AbortSignal,
+) => Promise<string>;
+
+/**
+ * The e-mail destinations every provider offers, built once over its `send` (docs/delivery.md):
+ * the confirmation to the sender (contact requests only, spec 1 and 6) and the agency's notification.
+ */
+export function mailDestinations(
+  provider: string,
+  settings: MailSettings,
+  send: SendMail,
+): Destination[] {
+  return [
+    {
+      name: 'confirmation-email',
+      provider,
+      appliesTo: (lead) => leadKindOf(lead.kind).confirmsToSender,
+      deliver: (lead, signal) => send(confirmationEmail(lead, settings), lead, signal),
+    },
+    {
+      name: 'agency-notification',
+      provider,
+      appliesTo: () => true,
+      deliver: async (lead, signal) => {
+        try {
+          return await send(agencyNotification(lead, settings), lead, signal);
+        } catch (error) {
+          // Only a visitor's address may be refused for good: the agency's own address refused is a
+          // setting to fix (AGENCY_EMAIL), so the notification waits for it, then goes dead and alerts.
+          if (!(error instanceof RefusedError)) throw error;
+          throw new UpstreamError(`the agency address was refused: ${error.message}`, {
+            cause: error,
+          });
+        }
+      },
+    },
+  ];
+}
+
+/** The dead-letter alert through the same `send`; its ref is derived from the steps it lists. */
+export async function sendDeadLetterAlert(
+  send: SendMail,
+  settings: MailSettings,
+  dead: readonly ClaimedStep[],
+  signal: AbortSignal,
+): Promise<void> {
+  const names = dead.map((step) => `${step.leadId}/${step.destination}`).sort();
+  const id = `alert-${createHash('sha256').update(names.join('\n')).digest('hex').slice(0, 32)}`;
+  await send(deadLetterAlert(dead, settings), { id, receivedAt: new Date() }, signal);
+}

@@ -1,0 +1,143 @@
+import { LEAD_KINDS } from './lead-kinds.ts';
+import { ERROR_STATUS, type ErrorCode, type ErrorResponse } from './responses.ts';
+
+const OPENAPI_HINT = 'La description complète des champs est publiée sur /openapi.json.';
+
+interface ApiErrorOptions {
+  headers?: Record<string, string>;
+  /** The field to fix, spelled as the caller sent it (docs/api-decisions.md, "Errors an agent can act on"). */
+  field?: string;
+}
+
+const ENDPOINT_LIST = new Intl.ListFormat('fr', { type: 'conjunction' }).format(
+  LEAD_KINDS.map((kind) => `POST ${kind.path}`),
+);
+
+/** An answer the API gives on purpose; the error handler turns it into the ErrorResponse shape. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly hint: string;
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+  readonly field: string | undefined;
+  constructor(code: ErrorCode, message: string, hint: string, options: ApiErrorOptions = {}) {
+    // An answer given on purpose needs no stack trace, and capturing one is paid on every 429 of a
+    // flood (docs/performance.md).
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(message);
+    Error.stackTraceLimit = stackTraceLimit;
+    this.code = code;
+    this.hint = hint;
+    this.statusCode = ERROR_STATUS[code];
+    this.headers = options.headers ?? {};
+    this.field = options.field;
+  }
+
+  toResponse(): ErrorResponse {
+    const { code, message, hint, field } = this;
+    return {
+      success: false,
+      error: { code, message, hint, ...(field !== undefined && { field }) },
+    };
+  }
+}
+
+/** « a », « b » et « c »: field names in a French sentence. */
+export function quoteList(names: readonly string[]): string {
+  const quoted = names.map((name) => `« ${name} »`);
+  return quoted.length > 1
+    ? `${quoted.slice(0, -1).join(', ')} et ${quoted[quoted.length - 1]}`
+    : (quoted[0] ?? '');
+}
+
+export const apiErrors = {
+  /** `example` is a complete valid body of the endpoint called, so the hint can be sent as is. */
+  invalidJson: (
+    example: object | undefined,
+    detail = 'Le corps de la requête n’est pas un JSON valide.',
+  ) =>
+    new ApiError(
+      'invalid_json',
+      detail,
+      example
+        ? `Envoyez un objet JSON bien formé, par exemple ${JSON.stringify(example)} ${OPENAPI_HINT}`
+        : `Envoyez un objet JSON bien formé. ${OPENAPI_HINT}`,
+    ),
+  /** Every missing field at once, in the order a caller should read them (spec 7 rule 1). */
+  missingFields: (fields: readonly [string, ...string[]]) =>
+    new ApiError(
+      'missing_field',
+      fields.length === 1
+        ? `Le champ obligatoire « ${fields[0]} » est absent ou vide.`
+        : `Les champs obligatoires ${quoteList(fields)} sont absents ou vides.`,
+      `Ajoutez ${fields.length === 1 ? 'le champ' : 'les champs'} ${quoteList(fields)} au corps JSON de la requête. ${OPENAPI_HINT}`,
+      { field: fields[0] },
+    ),
+  invalidField: (field: string, problem: string, hint: string) =>
+    new ApiError(
+      'invalid_field',
+      `Le champ « ${field} » n’est pas valide : ${problem}.`,
+      `${hint} ${OPENAPI_HINT}`,
+      { field },
+    ),
+  notFound: (method: string, path: string) =>
+    new ApiError(
+      'not_found',
+      `Aucun point d’accès ne répond à ${method} ${path}.`,
+      `Les points d’accès sont ${ENDPOINT_LIST} ; voir /openapi.json.`,
+    ),
+  methodNotAllowed: (method: string, path: string) =>
+    new ApiError(
+      'method_not_allowed',
+      `La méthode ${method} n’est pas acceptée sur ${path}.`,
+      `Envoyez la requête en POST (OPTIONS reste possible pour CORS). ${OPENAPI_HINT}`,
+      { headers: { allow: 'POST, OPTIONS' } },
+    ),
+  // docs/reliability.md: the same Idempotency-Key with another body, or still held by a request in progress.
+  idempotencyConflict: (reason: 'different_request' | 'in_progress') =>
+    reason === 'different_request'
+      ? new ApiError(
+          'idempotency_conflict',
+          'Cette clé Idempotency-Key a déjà servi pour une autre demande.',
+          'Une clé désigne une seule demande pendant 24 heures : générez une nouvelle clé (un UUID par exemple) pour une demande différente.',
+        )
+      : new ApiError(
+          'idempotency_conflict',
+          'Une demande portant la même clé Idempotency-Key est encore en cours de traitement.',
+          'Réessayez dans quelques secondes avec la même clé : la réponse de la première demande vous sera renvoyée.',
+        ),
+  payloadTooLarge: (limitBytes: number) =>
+    new ApiError(
+      'payload_too_large',
+      `Le corps de la requête dépasse ${limitBytes} octets.`,
+      'Raccourcissez les textes envoyés ; les limites de chaque champ sont publiées sur /openapi.json.',
+    ),
+  unsupportedMediaType: (contentType: string | undefined) =>
+    new ApiError(
+      'unsupported_media_type',
+      contentType
+        ? `Le type de contenu « ${contentType} » n’est pas accepté.`
+        : 'La requête n’indique pas de type de contenu (en-tête Content-Type absent).',
+      'Envoyez l’en-tête Content-Type: application/json et un objet JSON dans le corps (un formulaire HTML application/x-www-form-urlencoded est aussi accepté).',
+    ),
+  rateLimited: (retryAfterSeconds: number) =>
+    new ApiError(
+      'rate_limited',
+      'Trop de demandes envoyées depuis cette adresse en peu de temps.',
+      `Réessayez dans ${retryAfterSeconds} secondes.`,
+      { headers: { 'retry-after': String(retryAfterSeconds) } },
+    ),
+  serverError: () =>
+    new ApiError(
+      'server_error',
+      'Une erreur interne empêche de traiter la demande.',
+      'Réessayez dans quelques minutes ; si le problème persiste, écrivez directement à l’agence.',
+    ),
+  upstreamError: () =>
+    new ApiError(
+      'upstream_error',
+      'Le service d’envoi de l’agence n’a pas répondu correctement ; la demande n’a pas pu être transmise.',
+      'Réessayez dans quelques instants. Si vous renvoyez la demande avec le même en-tête Idempotency-Key, la nouvelle tentative est sans risque : elle ne crée pas de doublon.',
+    ),
+};

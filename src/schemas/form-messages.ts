@@ -1,0 +1,30 @@
+/**
+ * What a person reads next to a form field the server or the browser refused, in plain French
+ * (docs/site.md, "Form errors"). One source: the server writes them into a re-rendered form page,
+ * the build puts them on each <form> as data-error-* attributes for forms.js. `{count}`, `{limit}`
+ * and `{excess}` are filled in where they appear.
+ */
+export const FORM_MESSAGES = {
+  missing: 'Ce champ est obligatoire : remplissez-le pour que nous puissions vous répondre.',
+  choice: 'Cochez au moins une case ; si vous hésitez, cochez-les toutes.',
+  consent: 'Cochez cette case pour pouvoir envoyer le formulaire.',
+  email: 'Cette adresse e-mail semble incomplète : elle doit ressembler à nom@domaine.fr.',
+  tooLong:
+    'Ce texte compte {count} caractères pour {limit} au plus : raccourcissez-le de {excess} caractères. Rien n’a été coupé.',
+  invalid: 'Cette valeur n’est pas acceptée : vérifiez-la et corrigez-la.',
+  summary: 'Le formulaire n’a pas été envoyé : corrigez les champs signalés, puis renvoyez-le.',
+} as const;
+
+export type FormMessageKind = keyof typeof FORM_MESSAGES;
+
+/** "5000" → "5 000" (French thousands, no-break space), for counts a person reads. */
+export function frenchNumber(value: number): string {
+  return value.toLocaleString('fr-FR').replace(/\s/g, '\u202f');
+}
+
+export function tooLongMessage(count: number, limit: number): string {
+  return FORM_MESSAGES.tooLong
+    .replace('{count}', frenchNumber(count))
+    .replace('{limit}', frenchNumber(limit))
+    .replace('{excess}', frenchNumber(count - limit));
+}

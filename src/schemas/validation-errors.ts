@@ -1,0 +1,176 @@
+import type { ErrorObject } from 'ajv';
+import { apiErrors, quoteList, type ApiError } from './error-catalog.ts';
+
+export interface ValidationContext {
+  /** The properties the request schema declares, to suggest the spelling of an unknown field. */
+  knownFields: readonly string[];
+  /** Form fields sent more than once (see form-body.ts), with their count. */
+  repeatedFields: ReadonlyMap<string, number>;
+  /** A complete valid body of the endpoint, for the invalid_json hint. */
+  example: object | undefined;
+}
+
+/** "/formData/Question~1x" → "formData.Question/x": the name a caller wrote. */
+export function fieldName(error: ErrorObject): string {
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+  return segments.join('.');
+}
+
+export function isMissing(error: ErrorObject): boolean {
+  // An empty required text is a field left out (spec 7 rule 1); a form sends "" for an empty input.
+  return (
+    error.keyword === 'required' || (error.keyword === 'minLength' && error.params.limit === 1)
+  );
+}
+
+function isConditional(error: ErrorObject): boolean {
+  return error.schemaPath.startsWith('#/then');
+}
+
+function describeInvalid(error: ErrorObject, context: ValidationContext): ApiError {
+  const field = fieldName(error);
+  const times = context.repeatedFields.get(field);
+  if (times !== undefined) {
+    // The joined value ("a@x.fr,b@x.fr") is not what the caller meant to send.
+    return apiErrors.invalidField(
+      field,
+      `le champ est envoyé ${times} fois`,
+      `Envoyez « ${field} » une seule fois, avec une seule valeur.`,
+    );
+  }
+  switch (error.keyword) {
+    case 'format':
+      return apiErrors.invalidField(
+        field,
+        'l’adresse e-mail est mal formée',
+        'Indiquez une adresse de la forme nom@domaine.fr.',
+      );
+    case 'maxLength':
+      return apiErrors.invalidField(
+        field,
+        `le texte dépasse ${error.params.limit} caractères`,
+        `Raccourcissez-le à ${error.params.limit} caractères au plus.`,
+      );
+    case 'type':
+      // formData and consent are the object fields; every other field is a text.
+      if (error.params.type === 'object' && field === 'consent') {
+        return apiErrors.invalidField(
+          field,
+          'un objet est attendu',
+          'Envoyez un objet comme {"version": "…"} avec la version du texte de consentement accepté (voir /openapi.json).',
+        );
+      }
+      return error.params.type === 'object'
+        ? apiErrors.invalidField(
+            field,
+            'un objet est attendu',
+            'Envoyez un objet dont chaque clé est une question et chaque valeur la réponse, en texte.',
+          )
+        : apiErrors.invalidField(
+            field,
+            'une chaîne de caractères est attendue',
+            'Envoyez la valeur entre guillemets, comme texte.',
+          );
+    case 'enum':
+      return apiErrors.invalidField(
+        field,
+        `la valeur doit être l’une de : ${(error.params.allowedValues as string[]).join(', ')}`,
+        'Choisissez une des valeurs listées.',
+      );
+    case 'maxProperties':
+      return apiErrors.invalidField(
+        field,
+        `${error.params.limit} réponses au plus sont acceptées`,
+        `Envoyez au plus ${error.params.limit} questions et leurs réponses.`,
+      );
+    case 'additionalProperties':
+      return apiErrors.invalidField(
+        String(error.params.additionalProperty),
+        'ce champ est inconnu',
+        'Retirez ce champ : seuls les champs décrits sont acceptés.',
+      );
+    default:
+      return apiErrors.invalidField(
+        field || 'corps',
+        'la valeur est refusée',
+        'Corrigez la valeur d’après la description du champ.',
+      );
+  }
+}
+
+/** `formData[Question]` (the form spelling) sent as a JSON key: the answer belongs inside formData. */
+const BRACKET_ANSWER = /^formData\[([^[\]]+)\]$/;
+
+interface Misplaced {
+  sent: string;
+  problem: string;
+  fix: string;
+}
+
+/** An unknown field that is a known one spelled otherwise: say which, rather than "remove it". */
+function misplacedField(sent: string, knownFields: readonly string[]): Misplaced | undefined {
+  const question = BRACKET_ANSWER.exec(sent)?.[1];
+  if (question !== undefined && knownFields.includes('formData')) {
+    return {
+      sent,
+      problem: 'en JSON, une réponse au questionnaire se place dans l’objet formData',
+      fix: `placez la réponse dans l’objet formData, sous sa question : "formData": {${JSON.stringify(question)}: "la réponse"}`,
+    };
+  }
+  const known = knownFields.find(
+    (name) => name !== sent && name.toLowerCase() === sent.toLowerCase(),
+  );
+  if (known === undefined) return undefined;
+  return {
+    sent,
+    problem: `ce champ est inconnu ; vouliez-vous dire « ${known} » ?`,
+    fix: `renommez « ${sent} » en « ${known} »`,
+  };
+}
+
+function misplacedError(misplaced: Misplaced[]): ApiError {
+  const [first, ...others] = misplaced as [Misplaced, ...Misplaced[]];
+  const more = others.length ? ` (de même pour ${quoteList(others.map((m) => m.sent))})` : '';
+  const fixes = misplaced.map((m) => m.fix).join(' ; ');
+  return apiErrors.invalidField(
+    first.sent,
+    `${first.problem}${more}`,
+    `${fixes.charAt(0).toUpperCase()}${fixes.slice(1)}.`,
+  );
+}
+
+/**
+ * The error a caller should fix first, with everything it needs to fix it in one go: fields spelled
+ * otherwise (case, formData nesting), then every missing field, then the first invalid value.
+ */
+export function validationToApiError(errors: ErrorObject[], context: ValidationContext): ApiError {
+  const rootType = errors.find((error) => error.instancePath === '' && error.keyword === 'type');
+  if (rootType)
+    return apiErrors.invalidJson(
+      context.example,
+      'Le corps de la requête doit être un objet JSON.',
+    );
+
+  const misplaced = errors
+    .filter((error) => error.keyword === 'additionalProperties' && error.instancePath === '')
+    .map((error) => misplacedField(String(error.params.additionalProperty), context.knownFields))
+    .filter((entry) => entry !== undefined);
+  if (misplaced.length) return misplacedError(misplaced);
+
+  // Ajv checks if/then before `required`: name PRENOM/EMAIL (always required) before the fields
+  // only the full form needs.
+  const missing = errors
+    .filter(isMissing)
+    .sort((a, b) => Number(isConditional(a)) - Number(isConditional(b)))
+    .map((error) =>
+      error.keyword === 'required' ? String(error.params.missingProperty) : fieldName(error),
+    );
+  const [firstMissing, ...otherMissing] = [...new Set(missing)];
+  if (firstMissing !== undefined) return apiErrors.missingFields([firstMissing, ...otherMissing]);
+
+  const invalid = errors.find((error) => error.keyword !== 'if') ?? errors[0];
+  return invalid ? describeInvalid(invalid, context) : apiErrors.invalidJson(context.example);
+}

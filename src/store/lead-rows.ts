@@ -1,0 +1,22 @@
+import type { Selectable } from 'kysely';
+import type { Lead } from '../domain/lead.ts';
+import { consentOf } from './sql-consent.ts';
+import type { LeadsTable } from './tables.ts';
+
+export function leadOf(row: Selectable<LeadsTable>): Lead {
+  return {
+    id: row.id,
+    kind: row.kind,
+    data: JSON.parse(row.payload),
+    receivedAt: new Date(row.received_at),
+    consent: consentOf(row),
+  } as Lead;
+}
+
+/**
+ * Provider answers and errors quote what a remote server sent, NUL bytes included, and PostgreSQL's
+ * text type refuses NUL: storing it would turn a 502 into a 500 and lose the account of the failure.
+ */
+export function storableText(text: string): string {
+  return text.replaceAll('\u0000', '\uFFFD');
+}

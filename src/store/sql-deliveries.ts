@@ -1,0 +1,382 @@
+import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
+import type {
+  Acceptance,
+  BacklogLine,
+  ClaimRequest,
+  ClaimedStep,
+  Deliveries,
+  DeliveryStep,
+  StepOutcome,
+  StepStatus,
+} from '../domain/deliveries.ts';
+import { UNFINISHED_STEP_STATUSES } from '../domain/deliveries.ts';
+import { emailOf, normalizeEmail, type Lead } from '../domain/lead.ts';
+import { maskText } from '../domain/masking.ts';
+import { leadOf, storableText } from './lead-rows.ts';
+import { consentColumns } from './sql-consent.ts';
+import type { Database, DeliveryStepsTable } from './tables.ts';
+
+/** Another request journaled the same key between our read and our insert: start over. */
+class KeyTaken extends Error {}
+
+type StepKey = Pick<DeliveryStep, 'leadId' | 'destination'>;
+
+/** The delivery journal in SQL that SQLite and PostgreSQL both run (docs/delivery.md). */
+export class SqlDeliveries implements Deliveries {
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** PostgreSQL: dispatchers on several nodes skip each other's locked rows. */
+    private readonly skipLocked: boolean,
+    /** A provider's error may quote the key it was sent, an address or a phone number. */
+    private readonly secrets: readonly string[] = [],
+  ) {}
+
+  async accept(input: Parameters<Deliveries['accept']>[0]): Promise<Acceptance> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.db.transaction().execute((trx) => this.acceptIn(trx, input));
+      } catch (error) {
+        if (!(error instanceof KeyTaken) || attempt >= 2) throw error;
+      }
+    }
+  }
+
+  private async acceptIn(
+    trx: Transaction<Database>,
+    { lead, steps, idempotency }: Parameters<Deliveries['accept']>[0],
+  ): Promise<Acceptance> {
+    const at = lead.receivedAt.toISOString();
+    const keys =
+      idempotency.key === undefined
+        ? [idempotency.bodyKey]
+        : [idempotency.key, idempotency.bodyKey];
+    await trx
+      .deleteFrom('idempotency_keys')
+      .where('key', 'in', keys)
+      .where('created_at', '<', idempotency.expiredBefore.toISOString())
+      .execute();
+    const earlier = await trx
+      .selectFrom('idempotency_keys')
+      .select(['key', 'fingerprint', 'lead_id', 'existing'])
+      .where('key', 'in', keys)
+      .execute();
+    const byKey = earlier.find((row) => row.key === idempotency.key);
+    if (byKey) {
+      if (byKey.fingerprint !== idempotency.fingerprint) return { accepted: 'conflict' };
+      return { accepted: 'again', leadId: byKey.lead_id, existing: Boolean(byKey.existing) };
+    }
+    const byBody = earlier.find((row) => row.key === idempotency.bodyKey);
+    if (byBody) {
+      // The address is known now: it was accepted with this very body (docs/api-decisions.md).
+      if (idempotency.key !== undefined) {
+        await this.insertKeys(
+          trx,
+          [idempotency.key],
+          idempotency.fingerprint,
+          byBody.lead_id,
+          true,
+          at,
+        );
+      }
+      return { accepted: 'again', leadId: byBody.lead_id, existing: true };
+    }
+    const email = normalizeEmail(emailOf(lead));
+    // The primary key makes "first to be accepted wins" atomic, even across nodes (spec 2.4).
+    const known = await trx
+      .insertInto('known_addresses')
+      .values({ audience: lead.kind, email, first_seen_at: at })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    const existing = Number(known.numInsertedOrUpdatedRows ?? 0n) === 0;
+    await this.insertKeys(trx, keys, idempotency.fingerprint, lead.id, existing, at);
+    await trx
+      .insertInto('leads')
+      .values({
+        id: lead.id,
+        kind: lead.kind,
+        email,
+        payload: JSON.stringify(lead.data),
+        received_at: at,
+        status: steps.length > 0 ? 'pending' : 'delivered',
+        attempts: 0,
+        updated_at: at,
+        ...consentColumns(lead.consent),
+      })
+      .execute();
+    if (steps.length > 0) {
+      await trx
+        .insertInto('delivery_steps')
+        .values(
+          steps.map((step) => ({
+            lead_id: lead.id,
+            destination: step.destination,
+            provider: step.provider,
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: at,
+            received_at: at,
+            updated_at: at,
+          })),
+        )
+        .execute();
+    }
+    return { accepted: 'new', leadId: lead.id, existing };
+  }
+
+  /** Another request may have taken a key since our read (PostgreSQL): then start over. */
+  private async insertKeys(
+    trx: Transaction<Database>,
+    keys: readonly string[],
+    fingerprint: string,
+    leadId: string,
+    existing: boolean,
+    at: string,
+  ): Promise<void> {
+    const inserted = await trx
+      .insertInto('idempotency_keys')
+      .values(
+        keys.map((key) => ({
+          key,
+          fingerprint,
+          lead_id: leadId,
+          state: 'done',
+          existing: Number(existing),
+          created_at: at,
+          updated_at: at,
+        })),
+      )
+      .onConflict((oc) => oc.column('key').doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== keys.length) throw new KeyTaken();
+  }
+
+  async claim({ targets, now, leaseUntil, limit, leadId }: ClaimRequest): Promise<ClaimedStep[]> {
+    if (targets.length === 0 || limit <= 0) return [];
+    const at = now.toISOString();
+    let due = this.db
+      .selectFrom('delivery_steps')
+      .select(['lead_id', 'destination'])
+      .where((eb) =>
+        eb.or(
+          targets.map((target) =>
+            eb.and([
+              eb('provider', '=', target.provider),
+              eb('destination', '=', target.destination),
+            ]),
+          ),
+        ),
+      )
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', at)]))
+      .orderBy('next_attempt_at')
+      .limit(limit);
+    due =
+      leadId === undefined
+        ? due.where('status', 'in', ['pending', 'retrying']).where('next_attempt_at', '<=', at)
+        : due.where('lead_id', '=', leadId).where('status', 'in', [...UNFINISHED_STEP_STATUSES]);
+    // A read first: an idle poll writes nothing (on SQLite every write waits for an fdatasync).
+    if ((await due.execute()).length === 0) return [];
+    const rows = await this.db.transaction().execute(async (trx) => {
+      // PostgreSQL: a second node's SELECT skips the rows this one locked and takes the next ones.
+      const candidates = await trx.executeQuery(
+        (this.skipLocked ? due.forUpdate().skipLocked() : due).compile(),
+      );
+      if (candidates.rows.length === 0) return [];
+      return trx
+        .updateTable('delivery_steps')
+        .set({ lease_until: leaseUntil.toISOString() })
+        .where((eb) => this.keysIn(eb, candidates.rows))
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', at)]))
+        .returningAll()
+        .execute();
+    });
+    return this.withLeads(rows);
+  }
+
+  async settle(step: ClaimedStep, outcome: StepOutcome, now: Date): Promise<void> {
+    const at = now.toISOString();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('delivery_steps')
+        .set((eb) => ({
+          ...(outcome.status !== 'postponed' && {
+            status: outcome.status,
+            attempts: eb('attempts', '+', 1),
+          }),
+          ...('nextAttemptAt' in outcome && {
+            next_attempt_at: outcome.nextAttemptAt.toISOString(),
+          }),
+          // Masked as in the logs (src/domain/masking.ts): the journal and its exports never hold them.
+          ...('error' in outcome && {
+            last_error: storableText(maskText(outcome.error, this.secrets)),
+          }),
+          ...('detail' in outcome && { detail: storableText(outcome.detail), last_error: null }),
+          lease_until: null,
+          updated_at: at,
+        }))
+        .where('lead_id', '=', step.leadId)
+        .where('destination', '=', step.destination)
+        .execute();
+      const steps = await trx
+        .selectFrom('delivery_steps')
+        .selectAll()
+        .where('lead_id', '=', step.leadId)
+        .orderBy('destination')
+        .execute();
+      await trx
+        .updateTable('leads')
+        .set({ ...leadSummary(steps), updated_at: at })
+        .where('id', '=', step.leadId)
+        .execute();
+    });
+  }
+
+  async steps(leadId: string): Promise<DeliveryStep[]> {
+    const rows = await this.db
+      .selectFrom('delivery_steps')
+      .selectAll()
+      .where('lead_id', '=', leadId)
+      .orderBy('destination')
+      .execute();
+    return rows.map(stepOf);
+  }
+
+  async backlog(): Promise<BacklogLine[]> {
+    const rows = await this.db
+      .selectFrom('delivery_steps')
+      .select((eb) => [
+        'provider',
+        'destination',
+        'status',
+        eb.fn.countAll<number | string>().as('count'),
+        eb.fn.min('received_at').as('oldest'),
+      ])
+      .where('status', 'in', [...UNFINISHED_STEP_STATUSES])
+      .groupBy(['provider', 'destination', 'status'])
+      .execute();
+    const lines = new Map<string, BacklogLine>();
+    for (const row of rows) {
+      const key = `${row.provider}\u0000${row.destination}`;
+      const line = lines.get(key) ?? {
+        provider: row.provider,
+        destination: row.destination,
+        pending: 0,
+        retrying: 0,
+        dead: 0,
+        oldestReceivedAt: null,
+      };
+      line[row.status as 'pending' | 'retrying' | 'dead'] = Number(row.count);
+      const oldest = new Date(String(row.oldest));
+      if (!line.oldestReceivedAt || oldest < line.oldestReceivedAt) line.oldestReceivedAt = oldest;
+      lines.set(key, line);
+    }
+    return [...lines.values()].sort((a, b) =>
+      `${a.provider} ${a.destination}`.localeCompare(`${b.provider} ${b.destination}`),
+    );
+  }
+
+  async unfinishedByProvider(): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('delivery_steps')
+      .select((eb) => ['provider', eb.fn.countAll<number | string>().as('count')])
+      .where('status', 'in', [...UNFINISHED_STEP_STATUSES])
+      .groupBy('provider')
+      .execute();
+    return new Map(rows.map((row) => [row.provider, Number(row.count)]));
+  }
+
+  async takeDeadForAlert(now: Date): Promise<ClaimedStep[]> {
+    const unalerted = (db: Kysely<Database>) =>
+      db
+        .selectFrom('delivery_steps')
+        .select(['lead_id', 'destination'])
+        .where('status', '=', 'dead')
+        .where('alerted_at', 'is', null);
+    const candidates = await unalerted(this.db).execute();
+    if (candidates.length === 0) return [];
+    const rows = await this.db
+      .updateTable('delivery_steps')
+      .set({ alerted_at: now.toISOString() })
+      .where((eb) => this.keysIn(eb, candidates))
+      .where('alerted_at', 'is', null)
+      .returningAll()
+      .execute();
+    return this.withLeads(rows);
+  }
+
+  async unmarkAlerted(steps: readonly StepKey[]): Promise<void> {
+    if (steps.length === 0) return;
+    await this.db
+      .updateTable('delivery_steps')
+      .set({ alerted_at: null })
+      .where((eb) =>
+        this.keysIn(
+          eb,
+          steps.map((step) => ({ lead_id: step.leadId, destination: step.destination })),
+        ),
+      )
+      .execute();
+  }
+
+  private keysIn(
+    eb: ExpressionBuilder<Database, 'delivery_steps'>,
+    keys: readonly { lead_id: string; destination: string }[],
+  ) {
+    return eb.or(
+      keys.map((key) =>
+        eb.and([eb('lead_id', '=', key.lead_id), eb('destination', '=', key.destination)]),
+      ),
+    );
+  }
+
+  private async withLeads(rows: Selectable<DeliveryStepsTable>[]): Promise<ClaimedStep[]> {
+    if (rows.length === 0) return [];
+    const leads = await this.db
+      .selectFrom('leads')
+      .selectAll()
+      .where('id', 'in', [...new Set(rows.map((row) => row.lead_id))])
+      .execute();
+    const byId = new Map<string, Lead>(leads.map((row) => [row.id, leadOf(row)]));
+    return rows.flatMap((row) => {
+      const lead = byId.get(row.lead_id);
+      return lead ? [{ ...stepOf(row), lead }] : [];
+    });
+  }
+}
+
+function stepOf(row: Selectable<DeliveryStepsTable>): DeliveryStep {
+  return {
+    leadId: row.lead_id,
+    destination: row.destination,
+    provider: row.provider,
+    status: row.status as StepStatus,
+    attempts: Number(row.attempts),
+    nextAttemptAt: new Date(row.next_attempt_at),
+    lastError: row.last_error,
+    detail: row.detail,
+  };
+}
+
+/** The lead's row sums up its steps: the journal's `leads list` and export read it. */
+function leadSummary(steps: Selectable<DeliveryStepsTable>[]) {
+  const statuses = new Set(steps.map((step) => step.status));
+  const finished = steps.every((step) => step.status === 'done' || step.status === 'refused');
+  const status = finished
+    ? 'delivered'
+    : statuses.has('dead')
+      ? 'dead'
+      : statuses.has('retrying')
+        ? 'failed'
+        : 'pending';
+  const errors = steps
+    .filter((step) => step.status !== 'done' && step.last_error)
+    .map((step) => `${step.destination}: ${step.last_error}`);
+  const answers = steps
+    .filter((step) => step.status === 'done')
+    .map((step) => `${step.destination}: ${step.detail ?? ''}`);
+  return {
+    status,
+    attempts: Math.max(0, ...steps.map((step) => Number(step.attempts))),
+    last_error: errors.length > 0 ? storableText(errors.join('; ')) : null,
+    provider_answer: answers.length > 0 ? storableText(answers.join('; ')) : null,
+  };
+}

@@ -1,0 +1,139 @@
+import Fastify from 'fastify';
+import { Type, type Static } from 'typebox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Intake } from '../../src/domain/intake.ts';
+import type { Lead } from '../../src/domain/lead.ts';
+import { registerLeadRoutes } from '../../src/http/lead-routes.ts';
+import { confirmationEmail } from '../../src/mail/confirmation.ts';
+import { agencyNotification } from '../../src/mail/notification.ts';
+import { buildOpenApiDocument } from '../../src/openapi/document.ts';
+import { contactPayload } from '../../src/providers/brevo-contact.ts';
+import {
+  endpointCount,
+  LEAD_KINDS,
+  type LeadKindDescriptor,
+} from '../../src/schemas/lead-kinds.ts';
+import { developersReference } from '../../site/developers-reference.ts';
+
+/*
+ * docs/architecture.md: adding an endpoint is one request schema and one descriptor. This fixture
+ * adds a fourth kind (a quote request) with nothing else, and checks that the routes, /openapi.json,
+ * /developers, the e-mails and the Brevo contact all follow from those two.
+ */
+const QuoteRequestSchema = Type.Object(
+  {
+    mail: Type.String({ format: 'email', minLength: 1, maxLength: 254 }),
+    given: Type.String({ minLength: 1, maxLength: 100 }),
+    budget: Type.Optional(Type.String({ maxLength: 20, description: 'Budget envisagé.' })),
+  },
+  { additionalProperties: false },
+);
+type QuoteRequest = Static<typeof QuoteRequestSchema>;
+
+const QUOTE: LeadKindDescriptor<'quote', typeof QuoteRequestSchema> = {
+  kind: 'quote',
+  schema: QuoteRequestSchema,
+  schemaName: 'QuoteRequest',
+  path: '/api/quote',
+  operationId: 'requestQuote',
+  summary: 'Demander un devis',
+  description: 'Demande de devis chiffré.',
+  thankYouPath: '/devis/merci',
+  example: { mail: 'marie@example.fr', given: 'Marie' },
+  tool: { name: 'request_quote', english: 'Ask the agency for a quote.' },
+  fields: { email: 'mail', firstName: 'given' },
+  answersExisting: true,
+  confirmsToSender: true,
+  notificationTitle: 'Nouvelle demande de devis',
+  brevoList: { setting: 'auditListId', variable: 'BREVO_AUDIT_LIST_ID', required: false },
+};
+const KINDS: readonly LeadKindDescriptor[] = [...LEAD_KINDS, QUOTE];
+
+const quoteLead = (data: QuoteRequest) =>
+  ({ kind: 'quote', data, id: 'lead-1', receivedAt: new Date(0) }) as unknown as Lead;
+
+describe('a fourth lead kind needs one schema and one descriptor (docs/architecture.md)', () => {
+  const submitted: unknown[] = [];
+  const app = Fastify();
+
+  beforeAll(async () => {
+    // The intake is the domain's, not under test here: it answers as for a known address.
+    const intake = {
+      submit: async (request: unknown) => {
+        submitted.push(request);
+        return { existing: true };
+      },
+    } as Intake;
+    registerLeadRoutes(app, intake, { bodyLimit: 65536, kinds: KINDS });
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  it('gets a route that validates with its schema and answers `existing`', async () => {
+    const ok = await app.inject({
+      method: 'POST',
+      url: '/api/quote',
+      payload: { mail: 'marie@example.fr', given: 'Marie' },
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ success: true, existing: true });
+    expect(submitted).toEqual([
+      { kind: 'quote', data: { mail: 'marie@example.fr', given: 'Marie' } },
+    ]);
+
+    const missing = await app.inject({
+      method: 'POST',
+      url: '/api/quote',
+      payload: { given: 'M' },
+    });
+    expect(missing.statusCode).toBe(400);
+    expect((await app.inject({ method: 'GET', url: '/api/quote' })).statusCode).toBe(405);
+  });
+
+  it('appears in /openapi.json with its schema, and the prose counts four endpoints', () => {
+    const document = buildOpenApiDocument('https://agence.example', KINDS);
+    expect(document.paths['/api/quote']?.post.operationId).toBe('requestQuote');
+    expect(document.components.schemas).toHaveProperty('QuoteRequest', QuoteRequestSchema);
+    expect(document.info.description).toMatch(/^Quatre points d’accès /);
+    expect(endpointCount(KINDS)).toBe('quatre points d’accès');
+  });
+
+  it('gets a /developers section with a row per field and examples', () => {
+    const reference = developersReference('https://agence.example', { kinds: KINDS });
+    const section = reference.slice(reference.indexOf('### POST /api/quote'));
+    expect(section).toContain('| `budget` | texte | non | 20 | Budget envisagé. |');
+    expect(section).toContain('curl -s https://agence.example/api/quote \\');
+    expect(reference).toContain('Quatre points d’accès');
+  });
+
+  it('sends a confirmation and a notification built from the fields it names', () => {
+    const settings = {
+      from: 'Agence <bonjour@agence.example>',
+      agencyEmail: 'equipe@agence.example',
+      siteUrl: 'https://agence.example',
+    };
+    const lead = quoteLead({ mail: 'marie@example.fr', given: 'Marie', budget: '5 000 €' });
+    const confirmation = QUOTE.confirmsToSender
+      ? confirmationEmail(lead, settings, QUOTE)
+      : undefined;
+    const notification = agencyNotification(lead, settings, QUOTE);
+    expect(confirmation?.to.address).toBe('marie@example.fr');
+    expect(notification?.subject).toBe('Nouvelle demande de devis : Marie');
+    expect(notification?.replyTo).toEqual({ name: 'Marie', address: 'marie@example.fr' });
+    expect(notification?.text).toContain('budget : 5 000 €');
+  });
+
+  it('joins the Brevo list its descriptor names, with the person’s first name', () => {
+    const payload = contactPayload(
+      quoteLead({ mail: 'marie@example.fr', given: 'Marie' }),
+      { contactListId: 1, newsletterListId: 2, auditListId: 3 },
+      QUOTE,
+    );
+    expect(payload).toEqual({
+      email: 'marie@example.fr',
+      attributes: { PRENOM: 'Marie' },
+      listIds: [3],
+      updateEnabled: false,
+    });
+  });
+});

@@ -1,0 +1,130 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postJson } from '../helpers/api-assertions.ts';
+import { buildTestApp, validAudit, validContact } from '../helpers/app.ts';
+import { runLeadgate } from '../helpers/leadgate-cli.ts';
+
+/**
+ * A careful RFC 4180 reader (csv-parse is not installed): a field is quoted or not, a quoted field
+ * may hold the separator, CR, LF and doubled quotes; records end with CRLF or LF. Throws on a quote
+ * inside an unquoted field, so a sloppy writer cannot pass.
+ */
+function parseCsv(text: string, separator: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    let field = '';
+    if (text[i] === '"') {
+      i += 1;
+      for (;;) {
+        if (i >= text.length) throw new Error('unterminated quoted field');
+        if (text[i] === '"') {
+          if (text[i + 1] === '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
+          i += 1;
+          break;
+        }
+        field += text[i++];
+      }
+    } else {
+      while (i < text.length && text[i] !== separator && text[i] !== '\r' && text[i] !== '\n') {
+        if (text[i] === '"') throw new Error(`quote inside an unquoted field at ${i}`);
+        field += text[i++];
+      }
+    }
+    record.push(field);
+    if (text[i] === separator) {
+      i += 1;
+      continue;
+    }
+    if (text[i] === '\r') i += 1;
+    if (text[i] === '\n' || i >= text.length) {
+      i += 1;
+      records.push(record);
+      record = [];
+      continue;
+    }
+    throw new Error(`unexpected character after a field at ${i}`);
+  }
+  return records;
+}
+
+const asObjects = ([header, ...rows]: string[][]) =>
+  rows.map((row) => Object.fromEntries(header!.map((name, index) => [name, row[index]])));
+
+describe('leads export for people and machines (docs/operations.md)', { timeout: 60_000 }, () => {
+  let dataDir: string;
+  const hostile = {
+    ...validContact,
+    PRENOM: '=HYPERLINK("http://evil.example","clic")',
+    NOM: '@SUM(A1:A9)',
+    DEMANDE: 'Café ; crème, "très" bien\nsur deux lignes',
+    SMS__COUNTRY_CODE: '+33',
+  };
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'leadgate-export-'));
+    const t = await buildTestApp({ env: { DATA_DIR: dataDir }, dialect: 'sqlite' });
+    try {
+      expect((await postJson(t.app, '/api/contact', hostile)).statusCode).toBe(200);
+      const audit = {
+        ...validAudit,
+        formData: { 'Combien de chantiers par an ?': '-12', 'Avez-vous un site ?': 'Oui' },
+      };
+      expect((await postJson(t.app, '/api/audit', audit)).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('--excel: BOM, ";", CRLF, one column per spec field and per audit question, formulas neutralised', async () => {
+    const run = await runLeadgate(['leads', 'export', '--excel'], { DATA_DIR: dataDir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.startsWith('\uFEFF')).toBe(true);
+    expect(run.stdout).toContain('\r\n');
+    const records = parseCsv(run.stdout.slice(1), ';');
+    const header = records[0]!;
+    for (const column of ['PRENOM', 'NOM', 'EMAIL', 'DEMANDE', 'email', 'firstName', 'sector'])
+      expect(header).toContain(column);
+    expect(header).toContain('Combien de chantiers par an ?');
+    expect(header).not.toContain('payload');
+    expect(records.every((record) => record.length === header.length)).toBe(true);
+
+    const [contact, audit] = asObjects(records);
+    expect(contact).toMatchObject({
+      kind: 'contact',
+      PRENOM: `'${hostile.PRENOM}`,
+      NOM: `'${hostile.NOM}`,
+      SMS__COUNTRY_CODE: "'+33",
+      DEMANDE: hostile.DEMANDE,
+      'Combien de chantiers par an ?': '',
+    });
+    expect(audit).toMatchObject({
+      kind: 'audit',
+      email: 'paul@example.fr',
+      sector: 'btp',
+      'Combien de chantiers par an ?': "'-12",
+      'Avez-vous un site ?': 'Oui',
+      PRENOM: '',
+    });
+  });
+
+  it('--format csv keeps its machine shape (",", JSON payload) with formulas neutralised too', async () => {
+    const run = await runLeadgate(['leads', 'export', '--format', 'csv'], { DATA_DIR: dataDir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.startsWith('\uFEFF')).toBe(false);
+    const [contact] = asObjects(parseCsv(run.stdout, ','));
+    expect(JSON.parse(contact!.payload!)).toMatchObject({ PRENOM: hostile.PRENOM });
+    expect(contact!.lastError).toBe('');
+    // A cell that itself starts with a formula character is neutralised.
+    const cells = parseCsv(run.stdout, ',').flat();
+    expect(cells.filter((cell) => /^[=+\-@\t\r]/.test(cell))).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidConfigError, loadConfig } from '../../src/config.ts';
+import { createProvider } from '../../src/providers/create-provider.ts';
+import type { RateBudgets } from '../../src/domain/rate-budget.ts';
+
+/** The one line a wrong value produces, or undefined when the environment is accepted. */
+function problem(
+  env: Record<string, string>,
+  start: (env: Record<string, string>) => unknown = loadConfig,
+) {
+  try {
+    start(env);
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidConfigError);
+    return (error as Error).message;
+  }
+}
+
+/** Creating a provider calls nobody: its rate budget is first drawn on by a delivery. */
+const unusedBudgets: RateBudgets = {
+  reserve: async () => ({ reserved: true, waitMs: 0 }),
+  pauseUntil: async () => {},
+};
+
+describe('configuration: every variable validated by its schema (README "Configuration")', () => {
+  it.each([
+    [{ PORT: '99999' }, 'PORT', '99999'],
+    [{ PORT: '80abc' }, 'PORT', '80abc'],
+    [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL', 'verbose'],
+    [{ MAIL_FROM: 'pas une adresse' }, 'MAIL_FROM', 'pas une adresse'],
+    [{ MAIL_FROM: 'Agence <bonjour@agence>' }, 'MAIL_FROM', 'bonjour@agence'],
+    [{ AGENCY_EMAIL: 'equipe' }, 'AGENCY_EMAIL', 'equipe'],
+    [{ SITE_URL: 'agence.fr' }, 'SITE_URL', 'agence.fr'],
+    [{ BREVO_API_URL: 'ftp://api.brevo.com' }, 'BREVO_API_URL', 'ftp://'],
+    [{ DATABASE_POOL_SIZE: '3.5' }, 'DATABASE_POOL_SIZE', '3.5'],
+    [{ BREVO_NEWSLETTER_LIST_ID: '0' }, 'BREVO_NEWSLETTER_LIST_ID', '0'],
+    [{ TRUST_PROXY: '2' }, 'TRUST_PROXY', '2'],
+  ])('%j: one line naming %s and quoting the value', (env, name, quoted) => {
+    const line = problem(env);
+    expect(line).toMatch(new RegExp(`^${name} must be `));
+    expect(line).toContain(quoted);
+    expect(line).not.toContain('\n');
+  });
+
+  it.each([
+    [{ REDIS_URL: 'http://user:secret@cache:6379' }, 'REDIS_URL'],
+    [{ DATABASE_URL: 'mysql://user:secret@db/leadgate' }, 'DATABASE_URL'],
+    [{ SMTP_URL: 'mail.example.fr:secret' }, 'SMTP_URL'],
+  ])(
+    '%j: URLs checked by shape, the value (maybe a password) kept out of the line',
+    (env, name) => {
+      const line = problem(env);
+      expect(line).toMatch(new RegExp(`^${name} must be an absolute `));
+      expect(line).not.toContain('secret');
+    },
+  );
+
+  it('blank values mean the default, so a copied .env.example line left empty changes nothing', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: ' ', LOG_LEVEL: '' })).toEqual(loadConfig({}));
+  });
+
+  it.each([
+    [{ MAIL_PROVIDER: 'smtp' }, 'SMTP_URL is required by MAIL_PROVIDER=smtp'],
+    [
+      { MAIL_PROVIDER: 'brevo', BREVO_NEWSLETTER_LIST_ID: '3' },
+      'BREVO_API_KEY is required by MAIL_PROVIDER=brevo',
+    ],
+    [
+      { MAIL_PROVIDER: 'brevo', BREVO_API_KEY: 'xkeysib-test' },
+      'BREVO_NEWSLETTER_LIST_ID is required by MAIL_PROVIDER=brevo',
+    ],
+  ])('%j: a provider missing a setting it needs stops the start naming it', (env, line) => {
+    expect(problem(env, (values) => createProvider(loadConfig(values), unusedBudgets))).toBe(line);
+  });
+
+  it('a complete provider starts', async () => {
+    const env = { MAIL_PROVIDER: 'brevo', BREVO_API_KEY: 'k', BREVO_NEWSLETTER_LIST_ID: '3' };
+    await createProvider(loadConfig(env), unusedBudgets).close();
+  });
+});

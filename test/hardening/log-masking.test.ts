@@ -1,0 +1,92 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maskText } from '../../src/domain/masking.ts';
+import { LOGGED_URL_MAX, maskUrl } from '../../src/http/log-masking.ts';
+import { loggerOptions } from '../../src/http/logging.ts';
+import { buildTestApp, type TestApp } from '../helpers/app.ts';
+
+const KB64 = 64 * 1024;
+/** Runs that defeated a backtracking pattern: runs of address or phone characters that never match. */
+const HOSTILE = {
+  letters: 'a'.repeat(KB64),
+  'spaced digits': '1 '.repeat(KB64 / 2),
+  'at signs': 'a@'.repeat(KB64 / 2),
+  'dotted domain': `x@${'a.'.repeat(KB64 / 2 - 1)}`,
+  'percent escapes': '%41'.repeat(KB64 / 3),
+  'key labels': `api-key=${' '.repeat(120)}`.repeat(KB64 / 128),
+  'brevo prefixes': 'xkeysib-'.repeat(KB64 / 8),
+  'every class': 'é1.-_%+@'.repeat(KB64 / 8),
+};
+
+/**
+ * The fastest of a few runs: a loaded machine can pause any one run, rarely all of them. A
+ * backtracking pattern costs seconds on these inputs, every time.
+ */
+function fastestRunMs(work: () => void, runs = 10, enough = 5): number {
+  let best = Infinity;
+  for (let run = 0; run < runs && best >= enough; run += 1) {
+    const started = performance.now();
+    work();
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+describe('log masking is linear on any input (docs/reliability.md, hostile input)', () => {
+  for (const [name, text] of Object.entries(HOSTILE)) {
+    it(`64 KB of ${name} costs < 5 ms to mask`, () => {
+      expect(fastestRunMs(() => maskText(text))).toBeLessThan(5);
+      expect(fastestRunMs(() => maskUrl(`/${text}`))).toBeLessThan(5);
+    });
+  }
+
+  it('still masks what it must', () => {
+    expect(maskText('écrire à marie.dupont@example.fr ou au 06 12 34 56 78')).toBe(
+      'écrire à m***@example.fr ou au ******78',
+    );
+    expect(maskText('token s3cr3t-value here', ['s3cr3t-value'])).toBe('token [masqué] here');
+  });
+
+  it('a logged URL is cut to LOGGED_URL_MAX characters, then says how much was cut', () => {
+    const logged = maskUrl(`/${'a'.repeat(KB64)}`);
+    expect(logged.length).toBeLessThan(LOGGED_URL_MAX + 40);
+    expect(logged).toContain(`${KB64 + 1 - LOGGED_URL_MAX} caractères coupés`);
+  });
+
+  it('percent-encoded addresses and phones in a URL are masked', () => {
+    expect(maskUrl('/api/contact?email=marie%40example.fr&tel=%2B33%206%2012%2034%2056%2078')).toBe(
+      '/api/contact?email=m***@example.fr&tel=******78',
+    );
+    expect(maskUrl('/?tel=06+12+34+56+78&bad=%E2%28')).toBe('/?tel=******78&bad=%E2%28');
+  });
+});
+
+describe('a 64 KB URL through the real logger', () => {
+  const lines: string[] = [];
+  let started: TestApp;
+  beforeAll(async () => {
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    started = await buildTestApp({ logger: loggerOptions('info', stream) });
+  });
+  afterAll(() => started.close());
+
+  it('is answered, and logged cut and masked', async () => {
+    const url = `/api/x?email=marie%40example.fr&pad=${'a'.repeat(KB64)}`;
+    const response = await started.app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(404);
+    const urls = lines
+      .map((line) => JSON.parse(line) as { req?: { url: string } })
+      .flatMap((record) => (record.req ? [record.req.url] : []));
+    expect(urls.length).toBeGreaterThan(0);
+    for (const logged of urls) {
+      expect(logged.length).toBeLessThan(LOGGED_URL_MAX + 40);
+      expect(logged).toContain('m***@example.fr');
+      expect(logged).not.toContain('marie');
+    }
+  });
+});

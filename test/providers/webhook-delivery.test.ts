@@ -1,0 +1,179 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DeliveryStep } from '../../src/domain/deliveries.ts';
+import { webhookDestinationName } from '../../src/providers/webhook-destination.ts';
+import { webhookIdFor } from '../../src/providers/webhook-message.ts';
+import { postJson } from '../helpers/api-assertions.ts';
+import { buildTestApp, validAudit, validContact, type TestApp } from '../helpers/app.ts';
+import { startSmtpSink, unreachableSmtpUrl, type SmtpSink } from '../helpers/smtp-sink.ts';
+import {
+  startWebhookReceiver,
+  TEST_WEBHOOK_SECRET,
+  type WebhookReceiver,
+} from '../helpers/webhook-receiver.ts';
+
+/*
+ * docs/webhooks.md, "Delivery and retries": each webhook URL is one more destination of the
+ * dispatcher (docs/delivery.md), a journaled step per lead with its own retries. Real parts only: the
+ * app on a real journal, its dispatcher running, e-mails to a real SMTP server, webhooks to a real
+ * loopback receiver that checks every signature with the standardwebhooks package. Retry delays are
+ * scaled down (DELIVERY_RETRY_BASE_MS) so that an outage of seconds stands for one of minutes.
+ */
+
+let receiver: WebhookReceiver;
+let sink: SmtpSink;
+let t: TestApp | undefined;
+beforeEach(async () => {
+  [receiver, sink] = await Promise.all([startWebhookReceiver(), startSmtpSink()]);
+});
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+  await Promise.all([receiver.close(), sink.close()]);
+});
+
+function webhookEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DELIVERY: 'queued',
+    MAIL_PROVIDER: 'smtp',
+    SMTP_URL: sink.url,
+    WEBHOOK_URLS: receiver.url,
+    WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+    // The receivers of these tests listen on 127.0.0.1, refused by default (docs/webhooks.md, SSRF).
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    DELIVERY_RETRY_BASE_MS: '100',
+    DELIVERY_RETRY_MAX_MS: '400',
+    ...extra,
+  };
+}
+
+const destination = () => webhookDestinationName(new URL(receiver.url));
+
+/** Six different leads of the three kinds, as six people would send them. */
+function sixLeads() {
+  return [1, 2].flatMap((n) => [
+    ['/api/contact', { ...validContact, EMAIL: `marie${n}@example.fr` }],
+    ['/api/subscribe', { email: `lea${n}@example.fr`, firstName: 'Léa' }],
+    ['/api/audit', { ...validAudit, email: `paul${n}@example.fr` }],
+  ]) as [string, Record<string, unknown>][];
+}
+
+async function send(app: TestApp, leads: [string, Record<string, unknown>][]) {
+  for (const [path, body] of leads) {
+    expect((await postJson(app.app, path, body)).statusCode).toBe(200);
+  }
+}
+
+async function stepsOf(app: TestApp): Promise<DeliveryStep[]> {
+  const entries = await app.store.list();
+  return (await Promise.all(entries.map((e) => app.store.deliveries.steps(e.lead.id)))).flat();
+}
+
+const isWebhook = (step: DeliveryStep) => step.provider === 'webhook';
+
+async function until(what: string, check: () => Promise<boolean> | boolean, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`still waiting for: ${what}`);
+    await sleep(50);
+  }
+}
+
+/** Each e-mail the SMTP server received, by Message-ID: a second copy would show twice. */
+function messageIds(): string[] {
+  return sink.received.map((mail) => mail.email.messageId ?? '(none)');
+}
+
+describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
+  it('a receiver down for a while receives every lead after recovery, each exactly once by webhook-id; the e-mails go out meanwhile, once each', async () => {
+    await receiver.stop();
+    t = await buildTestApp({ env: webhookEnv(), dispatch: true });
+    const app = t;
+    await send(app, sixLeads());
+
+    await until('every e-mail step done while the receiver is down', async () =>
+      (await stepsOf(app)).filter((s) => !isWebhook(s)).every((s) => s.status === 'done'),
+    );
+    // The outage goes on across several retries of each webhook step.
+    await sleep(1500);
+    const during = await stepsOf(app);
+    expect(during.filter(isWebhook).map((s) => s.status)).toEqual(Array(6).fill('retrying'));
+    expect(Math.min(...during.filter(isWebhook).map((s) => s.attempts))).toBeGreaterThan(1);
+    const mailsDuringOutage = messageIds();
+
+    await receiver.start();
+    await until('every webhook step done after recovery', async () =>
+      (await stepsOf(app)).filter(isWebhook).every((s) => s.status === 'done'),
+    );
+    await sleep(500); // room for a duplicate to show up, were one on its way
+
+    const leadIds = (await app.store.list()).map((entry) => entry.lead.id);
+    const expectedIds = leadIds.map((id) => webhookIdFor(id, destination())).sort();
+    expect(receiver.received.map((r) => r.headers['webhook-id']).sort()).toEqual(expectedIds);
+    expect(receiver.received.map((r) => r.verifyError)).toEqual(Array(6).fill(undefined));
+    expect(messageIds()).toEqual(mailsDuringOutage);
+    expect(new Set(messageIds()).size).toBe(messageIds().length);
+    expect((await app.store.list()).map((entry) => entry.status)).toEqual(
+      Array(6).fill('delivered'),
+    );
+  });
+
+  it('a receiver answering 500 forever: dead after DELIVERY_MAX_ATTEMPTS, one alert e-mail, the e-mails sent once', async () => {
+    receiver.answer = 500;
+    t = await buildTestApp({ env: webhookEnv({ DELIVERY_MAX_ATTEMPTS: '3' }), dispatch: true });
+    const app = t;
+    await send(app, sixLeads().slice(0, 1));
+    const [entry] = await app.store.list();
+    const leadId = entry!.lead.id;
+
+    await until('the webhook step is dead', async () =>
+      (await stepsOf(app)).some((s) => isWebhook(s) && s.status === 'dead'),
+    );
+    const alerts = () => sink.received.filter((mail) => mail.email.subject?.includes('abandonné'));
+    await until('the alert e-mail', () => alerts().length > 0, 15_000);
+    // Two more rounds of the dispatcher's alert check: nothing more is sent about this step.
+    await sleep(11_000);
+
+    expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual(
+      Array(3).fill(webhookIdFor(leadId, destination())),
+    );
+    expect(alerts()).toHaveLength(1);
+    expect(alerts()[0]!.email.text).toContain(`${leadId}  ${destination()} (webhook), 3 essai(s)`);
+    const steps = await stepsOf(app);
+    expect(steps.filter((s) => !isWebhook(s)).map((s) => s.status)).toEqual(['done', 'done']);
+    expect(sink.received.filter((mail) => mail !== alerts()[0])).toHaveLength(2);
+  });
+
+  it('e-mails that cannot go out do not hold the webhooks: each lead reaches the receiver once', async () => {
+    t = await buildTestApp({
+      env: webhookEnv({ SMTP_URL: await unreachableSmtpUrl() }),
+      dispatch: true,
+    });
+    const app = t;
+    await send(app, sixLeads());
+    await until('every webhook step done', async () =>
+      (await stepsOf(app)).filter(isWebhook).every((s) => s.status === 'done'),
+    );
+    await sleep(300);
+    expect(receiver.received).toHaveLength(6);
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(6);
+    const mailSteps = (await stepsOf(app)).filter((s) => !isWebhook(s));
+    expect(mailSteps.every((s) => s.status === 'pending' || s.status === 'retrying')).toBe(true);
+  });
+
+  it('DELIVERY=sync: the person is answered once the e-mails are handed over; a receiver that is down gets the lead later', async () => {
+    await receiver.stop();
+    t = await buildTestApp({ env: webhookEnv({ DELIVERY: 'sync' }), dispatch: true });
+    const app = t;
+    expect((await postJson(app.app, '/api/contact', validContact)).statusCode).toBe(200);
+    expect(sink.received).toHaveLength(2);
+
+    await receiver.start();
+    await until('the webhook step done', async () =>
+      (await stepsOf(app)).filter(isWebhook).every((s) => s.status === 'done'),
+    );
+    await sleep(300);
+    expect(receiver.received).toHaveLength(1);
+    expect(sink.received).toHaveLength(2);
+  });
+});

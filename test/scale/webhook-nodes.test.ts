@@ -1,0 +1,84 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import type { Store } from '../../src/domain/store.ts';
+import { webhookDestinationName } from '../../src/providers/webhook-destination.ts';
+import { webhookIdFor } from '../../src/providers/webhook-message.ts';
+import { createStore } from '../../src/store/create-store.ts';
+import {
+  createTestDatabase,
+  hasPostgres,
+  type TestDatabase,
+} from '../helpers/postgres-databases.ts';
+import {
+  startWebhookReceiver,
+  TEST_WEBHOOK_SECRET,
+  type WebhookReceiver,
+} from '../helpers/webhook-receiver.ts';
+import { postJson, startNode, type LeadgateNode } from './leadgate-node.ts';
+
+/**
+ * docs/webhooks.md and docs/delivery.md: two `leadgate serve` processes on one PostgreSQL database,
+ * both dispatching. Every webhook step is leased before it is sent, so however the work falls
+ * between the nodes, the receiver gets each lead once, and each node's e-mails go out once.
+ */
+describe.skipIf(!hasPostgres())('webhooks from two nodes on one PostgreSQL', () => {
+  let database: TestDatabase;
+  let receiver: WebhookReceiver;
+  let nodes: LeadgateNode[] = [];
+  let journal: Store;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    receiver = await startWebhookReceiver();
+    const env = {
+      DATABASE_URL: database.url,
+      DELIVERY: 'queued',
+      RATE_LIMIT_PER_MINUTE: '0',
+      WEBHOOK_URLS: receiver.url,
+      WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    };
+    // One after the other: each pre-renders its site at start, and this machine is shared.
+    nodes = [await startNode(env), await startNode(env)];
+    journal = await createStore(loadConfig({ DATABASE_URL: database.url }));
+  }, 120_000);
+
+  afterAll(async () => {
+    await journal?.close();
+    await Promise.all(nodes.map((node) => node.stop()));
+    await receiver?.close();
+    await database?.drop();
+  });
+
+  it('never sends the same webhook twice; the e-mails are sent once each', async () => {
+    const count = 24;
+    await Promise.all(
+      Array.from({ length: count }, async (_, n) => {
+        const body = { email: `noeud-${n}@example.fr`, firstName: 'Léa' };
+        const answer = await postJson(nodes[n % 2]!, '/api/subscribe', body);
+        expect(answer.status).toBe(200);
+      }),
+    );
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const entries = await journal.list();
+      if (entries.length === count && entries.every((entry) => entry.status === 'delivered')) break;
+      if (Date.now() > deadline) throw new Error(`not delivered: ${JSON.stringify(entries)}`);
+      await sleep(200);
+    }
+    await sleep(2000); // a second copy, were one under way, would arrive by now
+
+    const name = webhookDestinationName(new URL(receiver.url));
+    const leadIds = (await journal.list()).map((entry) => entry.lead.id);
+    expect(receiver.received.map((r) => r.headers['webhook-id']).sort()).toEqual(
+      leadIds.map((id) => webhookIdFor(id, name)).sort(),
+    );
+    expect(receiver.received.every((r) => r.verifyError === undefined)).toBe(true);
+    // Each subscription's notification, written once to one node's outbox; both nodes worked.
+    expect(nodes.map((node) => node.outbox().length > 0)).toEqual([true, true]);
+    const outboxes = nodes.flatMap((node) => node.outbox());
+    expect(outboxes).toHaveLength(count);
+    expect(new Set(outboxes).size).toBe(count);
+  }, 150_000);
+});
