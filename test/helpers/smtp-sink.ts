@@ -18,19 +18,25 @@ export interface SmtpSink {
 /**
  * A real SMTP server (the `smtp-server` package) on 127.0.0.1, port 0: what the SMTP provider sends
  * arrives here and is parsed by a real MIME parser. No mock of SMTP (STYLE.md).
- * `refuseRecipients` answers 550 to every RCPT TO, as a server refusing the mail would.
+ * `refuseRecipients` answers 550 to every RCPT TO, as a server refusing the mail would;
+ * `recipientCode` answers RCPT TO with the code it returns for that address (451: try again later).
  */
 export async function startSmtpSink(
-  options: { refuseRecipients?: boolean; onArrival?: () => Promise<unknown> } = {},
+  options: {
+    refuseRecipients?: boolean;
+    recipientCode?: (address: string) => number | undefined;
+    onArrival?: () => Promise<unknown>;
+  } = {},
 ): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
-    onRcptTo(_address, _session, callback) {
-      if (!options.refuseRecipients) return callback();
-      callback(Object.assign(new Error('Boîte aux lettres inconnue'), { responseCode: 550 }));
+    onRcptTo(address, _session, callback) {
+      const code = options.refuseRecipients ? 550 : options.recipientCode?.(address.address);
+      if (code === undefined) return callback();
+      callback(Object.assign(new Error('Boîte aux lettres indisponible'), { responseCode: code }));
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
