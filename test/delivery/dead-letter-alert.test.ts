@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { emailOf } from '../../src/domain/lead.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp-sink.ts';
 
@@ -30,9 +31,7 @@ async function contactFrom(email: string): Promise<string> {
     payload: { ...validContact, EMAIL: email },
   });
   expect(answer.statusCode).toBe(200);
-  const entry = (await harness.store.list()).find(
-    (journaled) => journaled.lead.data.EMAIL === email,
-  );
+  const entry = (await harness.store.list()).find((journaled) => emailOf(journaled.lead) === email);
   return entry!.lead.id;
 }
 
