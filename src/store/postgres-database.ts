@@ -30,11 +30,16 @@ export function postgresDatabase(connectionString: string, settings: PostgresSet
     application_name: 'leadgate',
     keepAlive: true,
   });
-  // An idle connection dropped by the server (restart, failover) is reported here; without a listener
-  // Node would crash the whole process. The pool discards it and the next query opens a new one.
-  pool.on('error', (error) => {
-    process.stderr.write(`leadgate: connexion PostgreSQL perdue (${error.message})\n`);
+  // A connection dropped by the server (restart, failover) emits 'error' on its client, checked out
+  // or idle; without a listener Node would crash the whole process. The pool discards a broken client
+  // on release and the next query opens a new one, so the node only has to say so.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => {
+      process.stderr.write(`leadgate: connexion PostgreSQL perdue (${error.message})\n`);
+    });
   });
+  // The pool re-emits an idle client's error, already reported by the listener above.
+  pool.on('error', () => {});
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 

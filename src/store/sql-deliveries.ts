@@ -25,7 +25,7 @@ type StepKey = Pick<DeliveryStep, 'leadId' | 'destination'>;
 export class SqlDeliveries implements Deliveries {
   constructor(
     private readonly db: Kysely<Database>,
-    /** PostgreSQL: dispatchers on several nodes skip each other's locked rows. */
+    /** PostgreSQL: dispatchers on several nodes skip each other's locked rows, and lock a lead to settle it. */
     private readonly skipLocked: boolean,
     /** A provider's error may quote the key it was sent, an address or a phone number. */
     private readonly secrets: readonly string[] = [],
@@ -195,6 +195,17 @@ export class SqlDeliveries implements Deliveries {
   async settle(step: ClaimedStep, outcome: StepOutcome, now: Date): Promise<void> {
     const at = now.toISOString();
     await this.db.transaction().execute(async (trx) => {
+      // PostgreSQL: two nodes settling two steps of one lead would each read the other's step as
+      // unfinished (read committed) and leave the lead's summary short of `delivered` for ever; the
+      // lead's row lock makes the second wait and read the first's step. SQLite runs one writer.
+      if (this.skipLocked) {
+        await trx
+          .selectFrom('leads')
+          .select('id')
+          .where('id', '=', step.leadId)
+          .forUpdate()
+          .execute();
+      }
       await trx
         .updateTable('delivery_steps')
         .set((eb) => ({
