@@ -124,7 +124,6 @@ export async function buildApp({
   app.decorate('dispatcher', dispatcher);
   const intake = createIntake({
     deliveries,
-    confirmations: store.confirmations,
     dispatcher,
     mode: config.delivery.mode,
   });

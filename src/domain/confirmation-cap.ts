@@ -1,3 +1,4 @@
+import type { Destination } from './destination.ts';
 import type { Lead } from './lead.ts';
 import { emailOf } from './lead.ts';
 
@@ -29,4 +30,25 @@ export async function mayConfirm(
   intervalMs = CONFIRMATION_INTERVAL_MS,
 ): Promise<boolean> {
   return sends.claim(lead.kind, emailOf(lead), lead.id, at, new Date(at.getTime() - intervalMs));
+}
+
+/**
+ * The confirmation destination under the cap. The claim is made when the step runs, by the lead that
+ * was journaled: claimed at intake, a request that then lost the race for the same Idempotency-Key
+ * to another node would hold the claim, and the journaled lead would go unconfirmed. The claim is
+ * dated by the lead's reception, so every retry of the step decides the same way.
+ */
+export function withConfirmationCap(
+  destination: Destination,
+  sends: ConfirmationSends,
+): Destination {
+  return {
+    ...destination,
+    async deliver(lead, signal) {
+      if (!(await mayConfirm(sends, lead, lead.receivedAt))) {
+        return 'not sent: this address had a confirmation from this form within 24 h';
+      }
+      return destination.deliver(lead, signal);
+    },
+  };
 }

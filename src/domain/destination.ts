@@ -28,6 +28,9 @@ export interface Destination {
   deliver(lead: Lead, signal: AbortSignal): Promise<string>;
 }
 
+/** The confirmation to the sender, the one destination under the per-address cap (docs/reliability.md). */
+export const CONFIRMATION_DESTINATION = 'confirmation-email';
+
 /** A step as the journal names it: which destination, through which provider. */
 export interface StepTarget {
   destination: string;

@@ -1,4 +1,6 @@
 import type { Config } from '../config.ts';
+import { withConfirmationCap } from './confirmation-cap.ts';
+import { CONFIRMATION_DESTINATION } from './destination.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
 import type { Provider } from './provider.ts';
 import type { Store } from './store.ts';
@@ -15,7 +17,12 @@ export function createDispatcherFor(
   const { delivery } = config;
   return createDispatcher({
     deliveries,
-    destinations: provider.destinations,
+    // docs/reliability.md: one confirmation per address, endpoint and 24 hours, across nodes.
+    destinations: provider.destinations.map((destination) =>
+      destination.name === CONFIRMATION_DESTINATION
+        ? withConfirmationCap(destination, store.confirmations)
+        : destination,
+    ),
     alertAgency: (dead, signal) => provider.alertAgency(dead, signal),
     policy: {
       baseMs: delivery.retryBaseMs,

@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mayConfirm, type ConfirmationSends } from './confirmation-cap.ts';
 import type { LeadRequest } from '../schemas/lead-kinds.ts';
 import { withCanonicalQuestions } from './audit-answers.ts';
 import { consentRecord, type ConsentEvidence } from './consent.ts';
@@ -26,7 +25,6 @@ export interface IntakeOutcome {
 
 export interface IntakeDependencies {
   deliveries: Pick<Deliveries, 'accept'>;
-  confirmations: ConfirmationSends;
   dispatcher: Pick<Dispatcher, 'destinations' | 'wake' | 'deliverLead'>;
   mode: DeliveryMode;
   now?: () => Date;
@@ -41,22 +39,14 @@ export interface IntakeDependencies {
  */
 export function createIntake({
   deliveries,
-  confirmations,
   dispatcher,
   mode,
   now = () => new Date(),
   newId = randomUUID,
 }: IntakeDependencies) {
-  /**
-   * One step per destination that applies; docs/reliability.md: one confirmation per address,
-   * endpoint and 24 hours, so a capped lead has no confirmation step (the agency is still notified).
-   */
-  async function stepsOf(lead: Lead) {
-    const capped =
-      lead.kind === 'contact' && !(await mayConfirm(confirmations, lead, lead.receivedAt));
-    return dispatcher.destinations
-      .filter((d) => d.appliesTo(lead) && !(capped && d.name === 'confirmation-email'))
-      .map(targetOf);
+  /** One step per destination that applies (the confirmation cap is the step's own, at delivery). */
+  function stepsOf(lead: Lead) {
+    return dispatcher.destinations.filter((d) => d.appliesTo(lead)).map(targetOf);
   }
 
   return {
@@ -76,7 +66,7 @@ export function createIntake({
       const key = callerKey === undefined ? undefined : `${request.kind} ${callerKey}`;
       const acceptance = await deliveries.accept({
         lead,
-        steps: await stepsOf(lead),
+        steps: stepsOf(lead),
         idempotency: {
           key,
           bodyKey: `same-body:${fingerprint}`,

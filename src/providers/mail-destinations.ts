@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ClaimedStep } from '../domain/deliveries.ts';
-import type { Destination } from '../domain/destination.ts';
+import { CONFIRMATION_DESTINATION, type Destination } from '../domain/destination.ts';
 import { RefusedError, UpstreamError } from '../domain/errors.ts';
 import { leadKindOf } from '../schemas/lead-kinds.ts';
 import { confirmationEmail } from '../mail/confirmation.ts';
@@ -29,7 +29,7 @@ export function mailDestinations(
 ): Destination[] {
   return [
     {
-      name: 'confirmation-email',
+      name: CONFIRMATION_DESTINATION,
       provider,
       appliesTo: (lead) => leadKindOf(lead.kind).confirmsToSender,
       deliver: (lead, signal) => send(confirmationEmail(lead, settings), lead, signal),

@@ -211,7 +211,6 @@ describe.each(dialects)('Idempotency-Key (%s journal) (docs/reliability.md)', (d
     let clock = new Date('2026-11-22T10:00:00Z');
     const service = createIntake({
       deliveries: testApp!.store.deliveries,
-      confirmations: testApp!.store.confirmations,
       dispatcher: testApp!.app.dispatcher,
       mode: 'sync',
       now: () => clock,
