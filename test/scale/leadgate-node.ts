@@ -64,7 +64,7 @@ export async function startNode(env: Record<string, string>): Promise<LeadgateNo
   return node;
 }
 
-async function waitUntilLive(node: LeadgateNode, timeoutMs = 30_000): Promise<void> {
+async function waitUntilLive(node: LeadgateNode, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (node.process.exitCode !== null) {
