@@ -3,7 +3,7 @@ import { withDeadline, describeError } from './deadline.ts';
 import type { ClaimedStep, Deliveries, StepOutcome } from './deliveries.ts';
 import { UNFINISHED_STEP_STATUSES } from './deliveries.ts';
 import { targetOf, type Destination, type StepTarget } from './destination.ts';
-import { RefusedError } from './errors.ts';
+import { DestinationGoneError, RefusedError } from './errors.ts';
 import { BudgetExhaustedError } from './rate-budget.ts';
 import { afterFailure, type RetryPolicy } from './retry-policy.ts';
 
@@ -68,6 +68,8 @@ export function createDispatcher({
 
   function outcomeOf(step: ClaimedStep, error: unknown): StepOutcome {
     if (error instanceof RefusedError) return { status: 'refused', error: describeError(error) };
+    if (error instanceof DestinationGoneError)
+      return { status: 'dead', error: describeError(error) };
     if (error instanceof BudgetExhaustedError) {
       return { status: 'postponed', nextAttemptAt: error.retryAt };
     }

@@ -26,3 +26,12 @@ export class IdempotencyConflictError extends Error {
 export class RefusedError extends Error {
   override readonly name = 'RefusedError';
 }
+
+/**
+ * The destination itself says it is gone for good (a webhook receiver answering 410, Standard
+ * Webhooks): retrying for days would change nothing. The step is `dead` at once, so the agency's one
+ * alert tells it now; `leads replay --destination` sends it again once the address is fixed.
+ */
+export class DestinationGoneError extends Error {
+  override readonly name = 'DestinationGoneError';
+}

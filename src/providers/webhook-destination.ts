@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { UpstreamError } from '../domain/errors.ts';
+import { DestinationGoneError, UpstreamError } from '../domain/errors.ts';
 import type { Lead } from '../domain/lead.ts';
 import { webhookMessageFor } from './webhook-message.ts';
 import type { WebhookSender } from './webhook-sender.ts';
@@ -27,6 +27,7 @@ export function createWebhookDestination(url: URL, sender: WebhookSender) {
     appliesTo: () => true,
     async deliver(lead: Lead, signal: AbortSignal): Promise<string> {
       const answer = await sender.send(url, webhookMessageFor(lead, name), signal);
+      if (answer.status === 410) throw new DestinationGoneError(`${name} answered 410 Gone`);
       if (answer.status < 200 || answer.status > 299) {
         throw new UpstreamError(`${name} answered ${answer.status}`);
       }

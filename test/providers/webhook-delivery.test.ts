@@ -144,6 +144,24 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
     expect(sink.received.filter((mail) => mail !== alerts()[0])).toHaveLength(2);
   });
 
+  it('a receiver answering 410 Gone: dead at its first attempt, one alert e-mail, no retry', async () => {
+    receiver.answer = 410;
+    t = await buildTestApp({ env: webhookEnv({ DELIVERY_MAX_ATTEMPTS: '5' }), dispatch: true });
+    const app = t;
+    await send(app, sixLeads().slice(0, 1));
+    const [entry] = await app.store.list();
+
+    const alerts = () => sink.received.filter((mail) => mail.email.subject?.includes('abandonné'));
+    await until('the alert e-mail', () => alerts().length > 0, 15_000);
+    await sleep(1000); // several retry delays (DELIVERY_RETRY_MAX_MS): none may come
+
+    const webhookSteps = (await stepsOf(app)).filter(isWebhook);
+    expect(webhookSteps.map((s) => [s.status, s.attempts])).toEqual([['dead', 1]]);
+    expect(receiver.received).toHaveLength(1);
+    expect(alerts()).toHaveLength(1);
+    expect(alerts()[0]!.email.text).toContain(entry!.lead.id);
+  });
+
   it('e-mails that cannot go out do not hold the webhooks: each lead reaches the receiver once', async () => {
     t = await buildTestApp({
       env: webhookEnv({ SMTP_URL: await unreachableSmtpUrl() }),
