@@ -94,6 +94,28 @@ export function postJson(
   });
 }
 
+/** A leadgate command running as its own process (`dispatch`…), with everything it wrote so far. */
+export interface LeadgateProcess {
+  process: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+export function spawnLeadgate(args: string[], env: Record<string, string>): LeadgateProcess {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((done, fail) => {
+    child.once('error', fail);
+    child.once('close', (code) => done(code));
+  });
+  return { process: child, output: () => output, exited };
+}
+
 /** Runs a one-shot leadgate command (`db migrate`, `leads replay`…) to its end. */
 export function runLeadgate(
   args: string[],
