@@ -5,17 +5,16 @@ import { createDispatcherFor } from './domain/dispatcher-setup.ts';
 import type { Dispatcher } from './domain/dispatcher.ts';
 import { startIdempotencySweep } from './domain/idempotency-sweep.ts';
 import { createIntake } from './domain/intake.ts';
-import { registerBodyParsers } from './http/body-parsers.ts';
+import { registerApi } from './http/api-plugin.ts';
+import { ignoreBodies } from './http/body-parsers.ts';
 import { apiErrors } from './schemas/error-catalog.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { readFormPages } from './http/form-pages.ts';
-import { registerLeadRoutes } from './http/lead-routes.ts';
 import { createMetrics, measuredDeliveries, registerMetrics } from './http/metrics.ts';
 import { registerRequestIdHeader, requestIdFor } from './http/logging.ts';
 import { registerMcp } from './mcp/mcp-routes.ts';
 import { registerOpenApiRoute } from './http/openapi-route.ts';
-import { registerRateLimit } from './http/rate-limit.ts';
 import { createPageFastPath } from './http/page-fast-path.ts';
 import { registerSite } from './http/site-routes.ts';
 import { rateLimitCounters } from './http/rate-limit-store.ts';
@@ -99,17 +98,18 @@ export async function buildApp({
     reply.header('x-content-type-options', 'nosniff');
   });
   app.setValidatorCompiler(validatorCompiler);
-  registerBodyParsers(app);
+  // Only the API plugin and /mcp read bodies (their own parsers); everything else answers without.
+  ignoreBodies(app);
   registerErrorHandler(app, bodyLimit);
 
   await app.register(cors, CORS_OPTIONS);
 
   const counters = rateLimitCounters(app, config, store);
-  await registerRateLimit(app, {
+  const rateLimit = {
     perMinute: config.limits.ratePerMinute,
     allow: config.limits.rateLimitAllow,
     ...counters.settings,
-  });
+  };
   registerHealthRoutes(app, store, () => [counters.health?.warning()]);
   const metrics = createMetrics(store.deliveries);
   registerMetrics(app, metrics, config.metricsToken);
@@ -127,11 +127,13 @@ export async function buildApp({
     dispatcher,
     mode: config.delivery.mode,
   });
-  registerLeadRoutes(app, intake, {
+  await registerApi(app, {
+    intake,
     bodyLimit,
+    rateLimit,
     ...(siteDir && { formPages: readFormPages(siteDir) }),
   });
-  registerMcp(app, { intake, siteUrl: config.siteUrl, siteDir });
+  await registerMcp(app, { intake, siteUrl: config.siteUrl, siteDir, rateLimit });
   const sweep = startIdempotencySweep(store, {
     onError: (error) => app.log.error({ err: error }, 'idempotency keys: sweep failed'),
   });
@@ -142,12 +144,11 @@ export async function buildApp({
   // While closing, every request goes through Fastify, which answers 503 and closes the connection.
   app.addHook('preClose', async () => pageFastPath.serve(undefined));
 
-  // Spec 7: unknown /api/ paths are a JSON not_found; any other unknown path is the site's 404 page.
+  // Spec 7: an unknown path outside the API plugin (which answers its own) is the site's 404 page,
+  // or a JSON not_found when no site is served.
   app.setNotFoundHandler(async (request, reply) => {
-    const path = request.url.split('?')[0] ?? request.url;
-    const isApi = path === '/api' || path.startsWith('/api/');
-    if (site && !isApi) return site.notFound(request, reply);
-    throw apiErrors.notFound(request.method, path);
+    if (site) return site.notFound(request, reply);
+    throw apiErrors.notFound(request.method, request.url.split('?')[0] ?? request.url);
   });
   return app;
 }

@@ -28,12 +28,13 @@ export function isBrowserFormPost(request: FastifyRequest): boolean {
 }
 
 /**
- * Spec 4 rule 1: JSON (any charset parameter) or an HTML form. Plain JSON.parse keeps a "__proto__"
- * key as ordinary data (an own property), where a stricter parser would reject a valid lead.
+ * Spec 4 rule 1: JSON (any charset parameter) or an HTML form, in the scope that reads bodies (the
+ * API plugin, /mcp). Plain JSON.parse keeps a "__proto__" key as ordinary data (an own property),
+ * where a stricter parser would reject a valid lead.
  */
-export function registerBodyParsers(app: FastifyInstance): void {
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'string' }, (request, body, done) => {
+export function registerBodyParsers(scope: FastifyInstance): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'string' }, (request, body, done) => {
     if (bodyIgnored(request)) return done(null, undefined);
     try {
       done(null, JSON.parse(body as string));
@@ -41,23 +42,33 @@ export function registerBodyParsers(app: FastifyInstance): void {
       done(apiErrors.invalidJson(exampleFor(request)), undefined);
     }
   });
-  app.addContentTypeParser(FORM_MEDIA_TYPE, { parseAs: 'string' }, (request, body, done) => {
+  scope.addContentTypeParser(FORM_MEDIA_TYPE, { parseAs: 'string' }, (request, body, done) => {
     done(null, bodyIgnored(request) ? undefined : parseFormBody(body as string));
   });
   // Any other media type is read (within the body limit) and dropped: a POST to an endpoint then
-  // gets its 415 from requireSupportedMediaType, a wrong method or path its 405 or 404.
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => {
+  // gets its 415 from requireSupportedMediaType, a wrong method its 405.
+  dropOtherBodies(scope);
+}
+
+/**
+ * Spec 7: a scope that answers whatever the body says (the site, the health checks, the not-found
+ * answers) reads every body within the limit and drops it, so a client that sends
+ * `Content-Type: application/json` on every request is told the real problem (404, 405).
+ */
+export function ignoreBodies(scope: FastifyInstance): void {
+  scope.removeAllContentTypeParsers();
+  dropOtherBodies(scope);
+}
+
+function dropOtherBodies(scope: FastifyInstance): void {
+  scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => {
     done(null, undefined);
   });
 }
 
-/**
- * Spec 7: a wrong method is 405 and an unknown path 404 whatever the body says, so a client that
- * sends `Content-Type: application/json` on every request (even an empty DELETE) is told the real
- * problem; only a POST to one of the three endpoints has its body read.
- */
+/** Spec 7: a wrong method is 405 whatever the body says; only a POST has its body read. */
 function bodyIgnored(request: FastifyRequest): boolean {
-  return request.is404 || request.method !== 'POST';
+  return request.method !== 'POST';
 }
 
 /** A POST with no body and no Content-Type never reaches a parser: refuse it as spec 7 says (415). */

@@ -1,34 +1,34 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Intake } from '../domain/intake.ts';
-import { LEAD_KINDS, type LeadKindDescriptor, type LeadRequest } from '../schemas/lead-kinds.ts';
+import {
+  API_PREFIX,
+  LEAD_KINDS,
+  type LeadKindDescriptor,
+  type LeadRequest,
+} from '../schemas/lead-kinds.ts';
 import { SuccessResponseSchema } from '../schemas/responses.ts';
 import { isBrowserFormPost, requireSupportedMediaType } from './body-parsers.ts';
 import { splitConsent } from './consent-evidence.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
-import { formErrorHandler } from './form-error-answer.ts';
-import type { FormPages } from './form-pages.ts';
 import { idempotencyKeyOf } from './idempotency-key.ts';
 
+/** One POST per lead kind and its 405s, declared in the API plugin (its URLs are relative to /api). */
 export function registerLeadRoutes(
-  app: FastifyInstance,
+  api: FastifyInstance,
   intake: Intake,
-  {
-    formPages,
-    bodyLimit,
-    kinds = LEAD_KINDS,
-  }: { formPages?: FormPages; bodyLimit: number; kinds?: readonly LeadKindDescriptor[] },
+  kinds: readonly LeadKindDescriptor[] = LEAD_KINDS,
 ): void {
-  const refusedMethods = app.supportedMethods.filter(
+  const refusedMethods = api.supportedMethods.filter(
     (method) => method !== 'POST' && method !== 'OPTIONS',
   );
 
   for (const endpoint of kinds) {
-    app.route({
+    const url = endpoint.path.slice(API_PREFIX.length);
+    api.route({
       method: 'POST',
-      url: endpoint.path,
+      url,
       schema: { body: endpoint.schema, response: { 200: SuccessResponseSchema } },
       preValidation: requireSupportedMediaType,
-      errorHandler: formErrorHandler(formPages, bodyLimit),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const { data, consent } = splitConsent(request);
         const outcome = await intake.submit(
@@ -44,9 +44,9 @@ export function registerLeadRoutes(
     });
 
     // Spec 7: any other method is a 405 that names the method and the path and lists what is allowed.
-    app.route({
+    api.route({
       method: refusedMethods,
-      url: endpoint.path,
+      url,
       exposeHeadRoute: false,
       handler: async (request) => {
         throw apiErrors.methodNotAllowed(request.method, endpoint.path);

@@ -17,25 +17,25 @@ export interface RateLimitSettings {
 }
 
 /**
- * Every POST under /api/ is limited per client (request.ip, which honours TRUST_PROXY; an IPv6
- * client per /64, the block one subscriber holds), before its body is read. Pages, /openapi.json and
- * the health checks are not. Call before the routes are declared: the limiter attaches itself to
- * each route as it is added.
+ * Every POST route declared in `scope` (the API plugin, /mcp) is limited per client (request.ip,
+ * which honours TRUST_PROXY; an IPv6 client per /64, the block one subscriber holds), before its
+ * body is read. Pages, /openapi.json and the health checks live outside those scopes. Call before
+ * the scope's routes are declared: the limiter attaches itself to each route as it is added.
  */
 export async function registerRateLimit(
-  app: FastifyInstance,
+  scope: FastifyInstance,
   { perMinute, allow = [], store }: RateLimitSettings,
 ): Promise<void> {
   if (perMinute <= 0) return;
   // Runs before the plugin's own onRoute hook (added below), which then gives each of these
   // routes its own counter per address: 30 contacts and 30 subscriptions a minute, not 30 in all.
-  app.addHook('onRoute', (route) => {
+  scope.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (!methods.includes('POST') || !route.url.startsWith('/api/')) return;
+    if (!methods.includes('POST')) return;
     route.config = { ...route.config, rateLimit: route.config?.rateLimit ?? {} };
   });
   const allowed = matcherFor(allow);
-  await app.register(rateLimit, {
+  await scope.register(rateLimit, {
     global: false,
     max: perMinute,
     timeWindow: 60_000,

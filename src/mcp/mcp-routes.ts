@@ -1,6 +1,8 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Intake } from '../domain/intake.ts';
+import { registerBodyParsers } from '../http/body-parsers.ts';
+import { registerRateLimit, type RateLimitSettings } from '../http/rate-limit.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
 import { createMcpServer, type McpDependencies } from './mcp-server.ts';
 import { leadResources } from './resources.ts';
@@ -11,14 +13,25 @@ export interface McpSettings {
   siteUrl: string;
   /** The built site, whose service pages become resources; without it only the questionnaires are. */
   siteDir?: string;
+  /** The same limiter as the API's POST routes (docs/reliability.md), counted per address on /mcp. */
+  rateLimit: RateLimitSettings;
 }
 
 /**
  * docs/agents.md: MCP over Streamable HTTP at /mcp, stateless (a fresh server and transport per
  * POST, no session), with JSON answers. GET (a server-sent stream) and DELETE (ending a session)
- * have nothing to serve without sessions: 405, as the MCP transport specification allows.
+ * have nothing to serve without sessions: 405, as the MCP transport specification allows. Its own
+ * scope beside the API plugin: JSON bodies and the rate limit hold here as they do under /api.
  */
-export function registerMcp(app: FastifyInstance, settings: McpSettings): void {
+export async function registerMcp(app: FastifyInstance, settings: McpSettings): Promise<void> {
+  await app.register(async (scope) => {
+    registerBodyParsers(scope);
+    await registerRateLimit(scope, settings.rateLimit);
+    mcpRoutes(scope, settings);
+  });
+}
+
+function mcpRoutes(app: FastifyInstance, settings: McpSettings): void {
   const resources = leadResources(settings.siteUrl, settings.siteDir);
   const deps = (request: FastifyRequest): McpDependencies => ({
     intake: settings.intake,
@@ -29,8 +42,6 @@ export function registerMcp(app: FastifyInstance, settings: McpSettings): void {
   app.route({
     method: 'POST',
     url: MCP_PATH,
-    // The same limiter as POST /api/* (docs/reliability.md), counted per address on this path.
-    config: { rateLimit: {} },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const server = createMcpServer(deps(request), request.ip);
       const transport = new StreamableHTTPServerTransport({

@@ -4,6 +4,9 @@ import { ContactRequestSchema } from './contact-request.ts';
 import { AUDIT_EXAMPLE, CONTACT_EXAMPLE, SUBSCRIBE_EXAMPLE } from './examples.ts';
 import { SubscribeRequestSchema } from './subscribe-request.ts';
 
+/** Where the lead-intake API answers (spec 4): every endpoint path starts with it. */
+export const API_PREFIX = '/api';
+
 /** The Brevo list settings of the configuration (docs/brevo.md, Configuration). */
 export type BrevoListSetting = 'contactListId' | 'newsletterListId' | 'auditListId';
 
@@ -18,7 +21,7 @@ export interface LeadKindDescriptor<K extends string = string, S extends TObject
   /** The request body (spec 2): validation, TypeScript type, OpenAPI component, /developers. */
   schema: S;
   schemaName: string;
-  path: `/api/${string}`;
+  path: `${typeof API_PREFIX}/${string}`;
   operationId: string;
   summary: string;
   description: string;

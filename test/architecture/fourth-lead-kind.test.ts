@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Intake } from '../../src/domain/intake.ts';
 import type { Lead } from '../../src/domain/lead.ts';
-import { registerLeadRoutes } from '../../src/http/lead-routes.ts';
+import { registerApi } from '../../src/http/api-plugin.ts';
 import { confirmationEmail } from '../../src/mail/confirmation.ts';
 import { agencyNotification } from '../../src/mail/notification.ts';
 import { buildOpenApiDocument } from '../../src/openapi/document.ts';
@@ -64,7 +64,12 @@ describe('a fourth lead kind needs one schema and one descriptor (docs/architect
         return { existing: true };
       },
     } as Intake;
-    registerLeadRoutes(app, intake, { bodyLimit: 65536, kinds: KINDS });
+    await registerApi(app, {
+      intake,
+      bodyLimit: 65536,
+      rateLimit: { perMinute: 0 },
+      kinds: KINDS,
+    });
     await app.ready();
   });
   afterAll(() => app.close());

@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { Intake } from '../domain/intake.ts';
+import { apiErrors } from '../schemas/error-catalog.ts';
+import { API_PREFIX, LEAD_KINDS, type LeadKindDescriptor } from '../schemas/lead-kinds.ts';
+import { ignoreBodies, registerBodyParsers } from './body-parsers.ts';
+import { formErrorHandler } from './form-error-answer.ts';
+import type { FormPages } from './form-pages.ts';
+import { registerLeadRoutes } from './lead-routes.ts';
+import { registerRateLimit, type RateLimitSettings } from './rate-limit.ts';
+
+export interface ApiOptions {
+  intake: Intake;
+  bodyLimit: number;
+  rateLimit: RateLimitSettings;
+  /** The site's forms, for a browser's form post that fails validation (docs/api-decisions.md). */
+  formPages?: FormPages;
+  kinds?: readonly LeadKindDescriptor[];
+}
+
+/**
+ * The lead-intake API of the spec, one encapsulated plugin under /api (docs/architecture.md, "The
+ * API plugin"): what is set here (body parsers, rate limit, error handler, not-found answer) holds
+ * for its routes only, and nothing outside it reads a body as a lead or limits a page.
+ */
+const api: FastifyPluginAsync<ApiOptions> = async (scope, options) => {
+  registerBodyParsers(scope);
+  // Spec 4 rule 4: a browser's form post that fails validation gets its page back; any other error
+  // goes on to the app's error handler (the ErrorResponse of spec 2.5).
+  scope.setErrorHandler(formErrorHandler(options.formPages, options.bodyLimit));
+  await registerRateLimit(scope, options.rateLimit);
+  registerLeadRoutes(scope, options.intake, options.kinds ?? LEAD_KINDS);
+  await scope.register(notFoundAnswer);
+};
+
+/** Spec 7: `/api` and any unknown path under it is a JSON not_found, whatever its body says. */
+async function notFoundAnswer(scope: FastifyInstance): Promise<void> {
+  ignoreBodies(scope);
+  scope.setNotFoundHandler(async (request) => {
+    throw apiErrors.notFound(request.method, request.url.split('?')[0] ?? request.url);
+  });
+}
+
+/** Registers the API under /api; a new API route is declared in the `api` plugin above. */
+export async function registerApi(app: FastifyInstance, options: ApiOptions): Promise<void> {
+  await app.register(api, { prefix: API_PREFIX, ...options });
+}
