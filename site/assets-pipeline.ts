@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface BuiltAssets {
   stylesheet: string;
   script: string;
+  /** Picture URL by name (the file name without `.svg`): site/templates/illustrations.ts. */
+  illustrations: Map<string, string>;
   files: Map<string, string>;
 }
 
@@ -21,6 +23,15 @@ export function buildAssets(assetsDir: string): BuiltAssets {
   const files = new Map<string, string>();
   const stylesheet = fingerprinted(assetsDir, 'site.css', files);
   const script = fingerprinted(assetsDir, 'forms.js', files);
+  const illustrations = new Map(
+    readdirSync(join(assetsDir, 'illustrations'))
+      .filter((name) => name.endsWith('.svg'))
+      .sort()
+      .map((name) => [
+        name.slice(0, -'.svg'.length),
+        fingerprinted(assetsDir, `illustrations/${name}`, files),
+      ]),
+  );
   files.set('favicon.svg', readFileSync(join(assetsDir, 'favicon.svg'), 'utf8'));
-  return { stylesheet, script, files };
+  return { stylesheet, script, illustrations, files };
 }

@@ -23,6 +23,7 @@ import { pageMarkdown } from './page-markdown.ts';
 import { loadPages, type Page } from './pages.ts';
 import { FOOTER_LINKS, PRIMARY_NAV } from './site-info.ts';
 import { pageForms } from './templates/forms.ts';
+import { linkCards } from './templates/illustrations.ts';
 import { layout, markdownPath, type LayoutContext } from './templates/layout.ts';
 import { updatedLine } from './templates/updated-line.ts';
 
@@ -91,7 +92,7 @@ function withGeneratedParts(content: Page[], siteUrl: string, privacy: PrivacySe
 function layoutContext(
   pages: Page[],
   siteUrl: string,
-  assets: { stylesheet: string; script: string },
+  assets: Pick<LayoutContext, 'stylesheet' | 'script' | 'illustrations'>,
 ): LayoutContext {
   const exists = (path: string) => pages.some((page) => page.path === path);
   const titled = (page: Page) => ({
@@ -162,7 +163,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 
   const rendered = pages.map((page) => {
     const forms = pageForms(page);
-    const content = `${typeset(renderMarkdown(page.body, page.source))}\n${forms}\n${updatedLine(page.updated)}`;
+    const body = linkCards(renderMarkdown(page.body, page.source), assets.illustrations);
+    const content = `${typeset(body)}\n${forms}\n${updatedLine(page.updated)}`;
     const markdown = pageMarkdown(page, siteUrl);
     files.set(htmlFile(page.path), layout(context, page, content, forms !== ''));
     files.set(markdownPath(page.path).slice(1), markdown);

@@ -3,6 +3,7 @@ import { AGENCY, postalAddressLine } from '../agency.ts';
 import { PRIMARY_CTA, type NavLink } from '../site-info.ts';
 import { escapeHtml } from './html.ts';
 import { logoSvg } from './logo.ts';
+import { illustrationOf, type Illustrations } from './illustrations.ts';
 import { hero, proofAside, proofSections } from './proof.ts';
 import { structuredData } from './structured-data.ts';
 
@@ -16,6 +17,7 @@ export interface LayoutContext {
   siteUrl: string;
   stylesheet: string;
   script: string;
+  illustrations: Illustrations;
   primaryNav: NavLink[];
   footer: FooterGroup[];
   year: number;
@@ -122,7 +124,7 @@ ${navigation(context, page)}
 <main id="contenu" class="wrap page">
 <article>
 <h1>${escapeHtml(page.title)}</h1>
-${hero(page)}
+${hero(page, illustrationOf(context.illustrations, page.path))}
 ${content}
 ${proofSections(page)}
 </article>

@@ -2,14 +2,19 @@ import { AGENCY } from '../agency.ts';
 import type { Page } from '../pages.ts';
 import { PRIMARY_CTA } from '../site-info.ts';
 import { escapeHtml } from './html.ts';
+import { pageIllustration } from './illustrations.ts';
 
-/** Under the title: the page's summary and the primary call to action (not on its own page). */
-export function hero(page: Page): string {
+/** Under the title: the page's summary, the primary call to action (not on its own page), its picture. */
+export function hero(page: Page, illustration?: string): string {
   const cta =
     page.path === PRIMARY_CTA.path
       ? ''
       : `<p class="cta"><a class="button" href="${PRIMARY_CTA.path}">${escapeHtml(PRIMARY_CTA.label)}</a> <a class="phone" href="tel:${escapeHtml(AGENCY.contact.phone)}">ou appelez le ${escapeHtml(AGENCY.contact.phoneDisplay)}</a></p>`;
-  return `<p class="lead">${escapeHtml(page.description)}</p>\n${cta}`;
+  const lead = `<p class="lead">${escapeHtml(page.description)}</p>`;
+  const intro = illustration
+    ? `<div class="intro">${lead}${pageIllustration(illustration)}</div>`
+    : lead;
+  return `${intro}\n${cta}`;
 }
 
 /** Beside the text on a wide screen, after it on a phone: figures, a reference, who answers. */
