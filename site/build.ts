@@ -164,9 +164,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const rendered = pages.map((page) => {
     const forms = pageForms(page);
     const body = linkCards(renderMarkdown(page.body, page.source), assets.illustrations);
-    const content = `${typeset(body)}\n${forms}\n${updatedLine(page.updated)}`;
+    const content = `${body}\n${forms}\n${updatedLine(page.updated)}`;
     const markdown = pageMarkdown(page, siteUrl);
-    files.set(htmlFile(page.path), layout(context, page, content, forms !== ''));
+    // The whole page, templates and forms included, reads in French typography (docs/site.md, "Design").
+    files.set(htmlFile(page.path), typeset(layout(context, page, content, forms !== '')));
     files.set(markdownPath(page.path).slice(1), markdown);
     if (page.path !== '/404') {
       manifest.pages.push({

@@ -12,7 +12,7 @@
   // The spec's confirmation page, for a form that does not name its own.
   var DEFAULT_THANK_YOU = '/contact/merci';
   var NETWORK_MESSAGE =
-    'La demande n’a pas pu partir : vérifiez votre connexion à Internet, puis réessayez.';
+    'La demande n’a pas pu partir\u00a0: vérifiez votre connexion à Internet, puis réessayez.';
 
   /** Same shape as the API reads a form (spec 4 rule 1): repeated fields comma-joined, blanks left out. */
   function bodyOf(form) {
@@ -198,12 +198,12 @@
       counter.textContent =
         count > limit
           ? frenchNumber(count) +
-            ' caractères sur ' +
+            '\u00a0caractères sur ' +
             frenchNumber(limit) +
-            ' : ' +
+            '\u00a0: ' +
             frenchNumber(count - limit) +
             ' de trop'
-          : frenchNumber(count) + ' / ' + frenchNumber(limit) + ' caractères';
+          : frenchNumber(count) + ' / ' + frenchNumber(limit) + '\u00a0caractères';
     }
     control.addEventListener('input', update);
     update();

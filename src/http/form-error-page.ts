@@ -185,7 +185,7 @@ export function formErrorPage(
   const items = flagged
     .map(
       (entry) =>
-        `<li><a href="#${entry.id}">${encode(entry.label)}</a> : ${encode(entry.message)}</li>`,
+        `<li><a href="#${entry.id}">${encode(entry.label)}</a>\u00a0: ${encode(entry.message)}</li>`,
     )
     .join('');
   form = form.replace(

@@ -34,10 +34,10 @@ export const ContactRequestSchema = Type.Object(
     SMS__COUNTRY_CODE: optionalText(6, 'Indicatif pays du numéro, par exemple +33.', ['+33']),
     TOOL_SOURCE: optionalText(
       100,
-      "Origine d'une demande courte (outil, diagnostic). Présent : seuls PRENOM et EMAIL sont obligatoires.",
+      'Origine d’une demande courte (outil, diagnostic). Présent : seuls PRENOM et EMAIL sont obligatoires.',
       ['diagnostic-gratuit'],
     ),
-    TOOL_DATA: optionalText(20000, "Résultats de l'outil, en JSON sérialisé dans une chaîne.", [
+    TOOL_DATA: optionalText(20000, 'Résultats de l’outil, en JSON sérialisé dans une chaîne.', [
       '{"score":42}',
     ]),
     consent: consentProperty('contact'),

@@ -2,17 +2,19 @@
  * What a person reads next to a form field the server or the browser refused, in plain French
  * (docs/site.md, "Form errors"). One source: the server writes them into a re-rendered form page,
  * the build puts them on each <form> as data-error-* attributes for forms.js. `{count}`, `{limit}`
- * and `{excess}` are filled in where they appear.
+ * and `{excess}` are filled in where they appear. A no-break space before : and ; keeps French
+ * typography (site/typeset.ts), as in src/schemas/questionnaires.ts.
  */
 export const FORM_MESSAGES = {
-  missing: 'Ce champ est obligatoire : remplissez-le pour que nous puissions vous répondre.',
-  choice: 'Cochez au moins une case ; si vous hésitez, cochez-les toutes.',
+  missing: 'Ce champ est obligatoire\u00a0: remplissez-le pour que nous puissions vous répondre.',
+  choice: 'Cochez au moins une case\u00a0; si vous hésitez, cochez-les toutes.',
   consent: 'Cochez cette case pour pouvoir envoyer le formulaire.',
-  email: 'Cette adresse e-mail semble incomplète : elle doit ressembler à nom@domaine.fr.',
+  email: 'Cette adresse e-mail semble incomplète\u00a0: elle doit ressembler à nom@domaine.fr.',
   tooLong:
-    'Ce texte compte {count} caractères pour {limit} au plus : raccourcissez-le de {excess} caractères. Rien n’a été coupé.',
-  invalid: 'Cette valeur n’est pas acceptée : vérifiez-la et corrigez-la.',
-  summary: 'Le formulaire n’a pas été envoyé : corrigez les champs signalés, puis renvoyez-le.',
+    'Ce texte compte {count}\u00a0caractères pour {limit} au plus\u00a0: raccourcissez-le de {excess}\u00a0caractères. Rien n’a été coupé.',
+  invalid: 'Cette valeur n’est pas acceptée\u00a0: vérifiez-la et corrigez-la.',
+  summary:
+    'Le formulaire n’a pas été envoyé\u00a0: corrigez les champs signalés, puis renvoyez-le.',
 } as const;
 
 export type FormMessageKind = keyof typeof FORM_MESSAGES;

@@ -7,7 +7,7 @@ export const SubscribeRequestSchema = Type.Object(
     email: emailAddress('Adresse à inscrire à la newsletter.'),
     firstName: requiredText(100, 'Prénom.', ['Marie']),
     lastName: optionalText(100, 'Nom.', ['Dupont']),
-    source: optionalText(100, "Origine de l'inscription (libellé court).", ['page-accueil']),
+    source: optionalText(100, 'Origine de l’inscription (libellé court).', ['page-accueil']),
     consent: consentProperty('subscribe'),
   },
   {

@@ -212,7 +212,7 @@ describe.skipIf(!hasChromium())(
               );
               if (javaScript && mistake === 'tooLong' && faulty === 'DEMANDE') {
                 await expect(form.locator('.counter.over').textContent()).resolves.toBe(
-                  `${frenchNumber(6700)} caractères sur ${frenchNumber(5000)} : ${frenchNumber(1700)} de trop`,
+                  `${frenchNumber(6700)}\u00a0caractères sur ${frenchNumber(5000)}\u00a0: ${frenchNumber(1700)} de trop`,
                 );
               }
               if (width === 390 && mistake === 'email' && javaScript) {
