@@ -18,6 +18,14 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** RFC 2369: where the recipient unsubscribes (https: or mailto: URL), for mails of a list. */
+  listUnsubscribe?: string;
+}
+
+/** MAIL_FROM is either `Name <address>` (the name optionally quoted) or a bare address. */
+export function parseMailbox(text: string): MailAddress {
+  const match = /^\s*"?([^"<]*?)"?\s*<([^<>\s]+@[^<>\s]+)>\s*$/.exec(text);
+  return match ? { name: match[1] ?? '', address: match[2]! } : { name: '', address: text.trim() };
 }
 
 /*

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MailAddress, MailMessage } from '../mail/mail-message.ts';
+import { parseMailbox, type MailAddress, type MailMessage } from '../mail/mail-message.ts';
 import { BrevoError, type BrevoClient } from './brevo-client.ts';
 
 /** Brevo caps sender, recipient and replyTo names at 70 characters (definition sendSmtpEmail_*). */
@@ -98,9 +98,7 @@ function brevoAddress({ name, address }: MailAddress): BrevoAddress {
   return shortName ? { email: address, name: shortName } : { email: address };
 }
 
-/** MAIL_FROM is either `Name <address>` or a bare address. */
+/** The sender of every e-mail, from MAIL_FROM. */
 export function parseSender(from: string): BrevoAddress {
-  const match = /^\s*"?([^"<]*?)"?\s*<([^<>\s]+@[^<>\s]+)>\s*$/.exec(from);
-  if (!match) return { email: from.trim() };
-  return brevoAddress({ name: match[1] ?? '', address: match[2]! });
+  return brevoAddress(parseMailbox(from));
 }

@@ -1,33 +1,25 @@
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
 import type { MailSettings } from '../mail/mail-message.ts';
-import { NodemailerProvider } from './nodemailer-provider.ts';
+import { MimeMailProvider } from './mime-mail-provider.ts';
 
 /**
- * The default provider: no account, no server. Each e-mail is composed by nodemailer exactly as SMTP
- * would send it and kept as an RFC 5322 `.eml` file that any mail client opens.
+ * The default provider: no account, no server. Each e-mail is composed exactly as SMTP would send it
+ * and kept as an RFC 5322 `.eml` file that any mail client opens.
  */
-export function createOutboxProvider(directory: string, settings: MailSettings & { from: string }) {
-  const transport = nodemailer.createTransport({
-    streamTransport: true,
-    buffer: true,
-    newline: 'windows',
-  });
-  return new NodemailerProvider(
+export function createOutboxProvider(directory: string, settings: MailSettings) {
+  return new MimeMailProvider(
     'outbox',
-    transport,
     settings,
-    async (ref, sent) => {
-      if (!sent.raw) throw new Error('the stream transport returned no message');
+    async ({ raw, ref, role }) => {
       await mkdir(directory, { recursive: true });
       const day = ref.receivedAt.toISOString().slice(0, 10);
-      const file = join(directory, `${day}-${ref.id}-${sent.message.role}.eml`);
+      const file = join(directory, `${day}-${ref.id}-${role}.eml`);
       // Write then rename, so a reader never sees half a message; a replay rewrites the same file.
-      await writeFile(`${file}.tmp`, sent.raw);
+      await writeFile(`${file}.tmp`, raw);
       await rename(`${file}.tmp`, file);
     },
-    (leadIds) => eraseMessages(directory, leadIds),
+    { eraseCopies: (leadIds) => eraseMessages(directory, leadIds) },
   );
 }
 

@@ -1,17 +1,35 @@
 import nodemailer from 'nodemailer';
+import { RefusedError, UpstreamError } from '../domain/errors.ts';
 import type { MailSettings } from '../mail/mail-message.ts';
-import { NodemailerProvider } from './nodemailer-provider.ts';
+import { MimeMailProvider } from './mime-mail-provider.ts';
 
-export function createSmtpProvider(
-  smtpUrl: string,
-  settings: MailSettings & { from: string },
-  timeoutMs: number,
-) {
+/**
+ * RFC 5321 4.2.2: 550 mailbox unavailable, 551 user not local, 553 mailbox name not allowed. The
+ * same message to the same address would be refused again; other codes may pass later.
+ */
+const REFUSED_FOR_GOOD = new Set([550, 551, 553]);
+
+/** nodemailer's SMTP transport carries the message composed by leadgate as it is (`raw`). */
+export function createSmtpProvider(smtpUrl: string, settings: MailSettings, timeoutMs: number) {
   const transport = nodemailer.createTransport({
     url: smtpUrl,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,
   });
-  return new NodemailerProvider('smtp', transport, settings);
+  return new MimeMailProvider(
+    'smtp',
+    settings,
+    async ({ raw, envelope, role }) => {
+      try {
+        await transport.sendMail({ envelope: { from: envelope.from, to: [envelope.to] }, raw });
+      } catch (error) {
+        const code = (error as { responseCode?: unknown }).responseCode;
+        const Failure =
+          typeof code === 'number' && REFUSED_FOR_GOOD.has(code) ? RefusedError : UpstreamError;
+        throw new Failure(`smtp refused the ${role} e-mail`, { cause: error });
+      }
+    },
+    { close: async () => transport.close() },
+  );
 }

@@ -1,0 +1,66 @@
+import type { ClaimedStep } from '../domain/deliveries.ts';
+import type { Destination } from '../domain/destination.ts';
+import type { Provider } from '../domain/provider.ts';
+import { parseMailbox, type MailMessage, type MailSettings } from '../mail/mail-message.ts';
+import { composeMime } from '../mail/mime-message.ts';
+import { mailDestinations, sendDeadLetterAlert, type SendMail } from './mail-destinations.ts';
+
+/** One e-mail ready to leave: its bytes, its SMTP envelope, the lead (or alert) and role it is for. */
+export interface ComposedMail {
+  raw: Buffer;
+  envelope: { from: string; to: string };
+  ref: { id: string; receivedAt: Date };
+  role: MailMessage['role'];
+}
+
+export interface MimeMailOptions {
+  /** Erases the copies kept of these leads' messages (the outbox's files); says how many. */
+  eraseCopies?: (leadIds: readonly string[]) => Promise<number>;
+  close?: () => Promise<void>;
+}
+
+/**
+ * Sends a lead's e-mails as RFC 5322 messages composed here (src/mail/mime-message.ts), each handed
+ * over by `handOver`: to an SMTP server, or into the outbox's directory.
+ */
+export class MimeMailProvider implements Provider {
+  readonly destinations: readonly Destination[];
+  private readonly sender;
+  private readonly host;
+
+  constructor(
+    readonly name: string,
+    private readonly settings: MailSettings,
+    private readonly handOver: (mail: ComposedMail, signal: AbortSignal) => Promise<void>,
+    private readonly options: MimeMailOptions = {},
+  ) {
+    this.sender = parseMailbox(settings.from);
+    this.host = new URL(settings.siteUrl).hostname;
+    this.destinations = mailDestinations(name, settings, this.send);
+  }
+
+  /** An SMTP server keeps nothing leadgate could ask to erase; the outbox deletes its own files. */
+  async forget(_address: string, leadIds: readonly string[]): Promise<string> {
+    if (!this.options.eraseCopies) return `${this.name} : rien à demander au serveur d’envoi.`;
+    const files = await this.options.eraseCopies(leadIds);
+    return `${this.name} : ${files} message(s) conservé(s) supprimé(s).`;
+  }
+
+  alertAgency(dead: readonly ClaimedStep[], signal: AbortSignal): Promise<void> {
+    return sendDeadLetterAlert(this.send, this.settings, dead, signal);
+  }
+
+  /** The Message-ID derives from the ref and role: a replay sends the same message again. */
+  private readonly send: SendMail = async (message, ref, signal) => {
+    signal.throwIfAborted();
+    const messageId = `<${ref.id}.${message.role}@${this.host}>`;
+    const raw = composeMime(message, { from: this.sender, messageId, date: new Date() });
+    const envelope = { from: this.sender.address, to: message.to.address };
+    await this.handOver({ raw, envelope, ref, role: message.role }, signal);
+    return messageId;
+  };
+
+  async close(): Promise<void> {
+    await this.options.close?.();
+  }
+}
