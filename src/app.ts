@@ -114,13 +114,7 @@ export async function buildApp({
   const metrics = createMetrics(store.deliveries);
   registerMetrics(app, metrics, config.metricsToken);
   const deliveries = measuredDeliveries(store.deliveries, metrics);
-  const dispatcher = createDispatcherFor(
-    config,
-    store,
-    provider,
-    (error) => app.log.error({ err: error }, 'delivery: the dispatcher hit an error'),
-    deliveries,
-  );
+  const dispatcher = createDispatcherFor(config, store, provider, app.log, deliveries);
   app.decorate('dispatcher', dispatcher);
   const intake = createIntake({
     deliveries,

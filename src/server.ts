@@ -30,8 +30,12 @@ export async function startServer(
   const retention = startRetention({
     store,
     days: config.retentionDays,
-    onRun: (erased) => {
-      if (erased > 0) app.log.info(`retention: ${erased} person(s) past RETENTION_DAYS erased`);
+    onRun: ({ people, leadIds }) => {
+      // Ids, never addresses (docs/operations.md): one line per lead, so a search for it finds this.
+      for (const leadId of leadIds) {
+        app.log.child({ leadId }).info('retention: lead erased, its person past RETENTION_DAYS');
+      }
+      if (people > 0) app.log.info(`retention: ${people} person(s) past RETENTION_DAYS erased`);
     },
     onError: (error) => app.log.error({ err: error }, 'retention run failed'),
   });

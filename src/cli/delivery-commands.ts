@@ -5,8 +5,10 @@ import type { Dispatcher } from '../domain/dispatcher.ts';
 import { describeError } from '../domain/deadline.ts';
 import { UNFINISHED_STEP_STATUSES } from '../domain/deliveries.ts';
 import type { Destination } from '../domain/destination.ts';
+import type { LeadLog } from '../domain/lead-log.ts';
 import type { Provider } from '../domain/provider.ts';
 import type { Store } from '../domain/store.ts';
+import { createLogger } from '../http/logging.ts';
 import { createProvider } from '../providers/create-provider.ts';
 import { withExistingStore, withStore } from './leads-commands.ts';
 
@@ -19,6 +21,7 @@ import { withExistingStore, withStore } from './leads-commands.ts';
 async function withDispatcher<T>(
   config: Config,
   out: NodeJS.WritableStream,
+  log: LeadLog,
   options: { refuseForeignSteps: boolean },
   task: (dispatcher: Dispatcher, store: Store) => Promise<T>,
 ): Promise<T> {
@@ -26,9 +29,7 @@ async function withDispatcher<T>(
     const provider = createProvider(config, store.budgets);
     try {
       await checkProvider(provider, store, out, options.refuseForeignSteps);
-      const dispatcher = createDispatcherFor(config, store, provider, (error) =>
-        out.write(`erreur de livraison : ${describeError(error)}\n`),
-      );
+      const dispatcher = createDispatcherFor(config, store, provider, log);
       return await task(dispatcher, store);
     } finally {
       await provider.close();
@@ -62,34 +63,45 @@ export async function replayLeads(
   config: Config,
   out: NodeJS.WritableStream,
   destination?: string,
+  /** Each attempt's line, and one per lead replayed (docs/operations.md); stdout keeps the report. */
+  log: LeadLog = createLogger(config.logLevel, process.stderr),
 ): Promise<{ delivered: number; failed: number }> {
-  return withDispatcher(config, out, { refuseForeignSteps: true }, async (dispatcher, store) => {
-    const names = dispatcher.destinations.map((known) => known.name);
-    if (destination !== undefined && !names.includes(destination)) {
-      throw new InvalidConfigError(
-        `--destination ${destination} is not one of this configuration's destinations (${names.join(', ')})`,
-      );
-    }
-    const only = (candidate: Destination) =>
-      destination === undefined || candidate.name === destination;
-    const counts = { delivered: 0, failed: 0 };
-    for (const entry of await store.list({ statuses: ['pending', 'failed', 'dead'] })) {
-      if (destination !== undefined && !(await waitsFor(store, entry.lead.id, destination))) {
-        continue;
+  return withDispatcher(
+    config,
+    out,
+    log,
+    { refuseForeignSteps: true },
+    async (dispatcher, store) => {
+      const names = dispatcher.destinations.map((known) => known.name);
+      if (destination !== undefined && !names.includes(destination)) {
+        throw new InvalidConfigError(
+          `--destination ${destination} is not one of this configuration's destinations (${names.join(', ')})`,
+        );
       }
-      const { finished, failures } = await dispatcher.deliverLead(entry.lead.id, { only });
-      if (finished) {
-        counts.delivered += 1;
-        out.write(`livrée   ${entry.lead.id}\n`);
-      } else {
-        counts.failed += 1;
-        const why = failures.map((failure) => describeError(failure.error)).join('; ');
-        out.write(`échec    ${entry.lead.id}  ${why || 'en cours de livraison ailleurs'}\n`);
+      const only = (candidate: Destination) =>
+        destination === undefined || candidate.name === destination;
+      const counts = { delivered: 0, failed: 0 };
+      for (const entry of await store.list({ statuses: ['pending', 'failed', 'dead'] })) {
+        if (destination !== undefined && !(await waitsFor(store, entry.lead.id, destination))) {
+          continue;
+        }
+        const { finished, failures } = await dispatcher.deliverLead(entry.lead.id, { only });
+        const leadLog = log.child({ leadId: entry.lead.id });
+        if (finished) {
+          counts.delivered += 1;
+          leadLog.info({ destination }, 'replay: lead delivered');
+          out.write(`livrée   ${entry.lead.id}\n`);
+        } else {
+          counts.failed += 1;
+          const why = failures.map((failure) => describeError(failure.error)).join('; ');
+          leadLog.warn({ destination, error: why }, 'replay: lead not delivered');
+          out.write(`échec    ${entry.lead.id}  ${why || 'en cours de livraison ailleurs'}\n`);
+        }
       }
-    }
-    out.write(`${counts.delivered} livrée(s), ${counts.failed} en échec.\n`);
-    return counts;
-  });
+      out.write(`${counts.delivered} livrée(s), ${counts.failed} en échec.\n`);
+      return counts;
+    },
+  );
 }
 
 async function waitsFor(store: Store, leadId: string, destination: string): Promise<boolean> {
@@ -104,7 +116,9 @@ export async function dispatch(
   out: NodeJS.WritableStream,
   stopped: Promise<unknown>,
 ) {
-  await withDispatcher(config, out, { refuseForeignSteps: false }, async (dispatcher) => {
+  // A worker's lines go where `serve`'s do: JSON on stdout, for journald or the container's log driver.
+  const log = createLogger(config.logLevel, out);
+  await withDispatcher(config, out, log, { refuseForeignSteps: false }, async (dispatcher) => {
     dispatcher.start();
     out.write('Livraison en cours ; SIGTERM ou Ctrl-C pour arrêter.\n');
     await stopped;

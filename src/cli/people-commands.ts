@@ -49,6 +49,8 @@ function report(outcome: ForgetOutcome, providerName: string, out: NodeJS.Writab
   out.write(
     `people forget ${shortReference(outcome.reference)} : ${outcome.leadIds.length} demande(s) effacée(s)${rows ? ` (lignes : ${rows})` : ''} ; seule l’empreinte salée de l’adresse et la date restent.\n`,
   );
+  // The ids, so the operator can match this erasure with the lead's earlier log lines.
+  if (outcome.leadIds.length > 0) out.write(`demandes effacées : ${outcome.leadIds.join(' ')}\n`);
   if (outcome.provider) out.write(`${outcome.provider}\n`);
   else {
     out.write(

@@ -1,7 +1,9 @@
 import type { Config } from '../config.ts';
 import { withConfirmationCap } from './confirmation-cap.ts';
+import { loggedAlert, loggedDeliveries } from './delivery-log.ts';
 import { CONFIRMATION_DESTINATION } from './destination.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
+import type { LeadLog } from './lead-log.ts';
 import type { Provider } from './provider.ts';
 import type { Store } from './store.ts';
 
@@ -10,20 +12,21 @@ export function createDispatcherFor(
   config: Config,
   store: Store,
   provider: Provider,
-  onError: (error: unknown) => void,
+  /** Every attempt and alert is logged with its lead's id (docs/operations.md). */
+  log: LeadLog,
   /** The store's, or the same measured (src/http/metrics.ts). */
   deliveries = store.deliveries,
 ): Dispatcher {
   const { delivery } = config;
   return createDispatcher({
-    deliveries,
+    deliveries: loggedDeliveries(deliveries, log),
     // docs/reliability.md: one confirmation per address, endpoint and 24 hours, across nodes.
     destinations: provider.destinations.map((destination) =>
       destination.name === CONFIRMATION_DESTINATION
         ? withConfirmationCap(destination, store.confirmations)
         : destination,
     ),
-    alertAgency: (dead, signal) => provider.alertAgency(dead, signal),
+    alertAgency: loggedAlert((dead, signal) => provider.alertAgency(dead, signal), log),
     policy: {
       baseMs: delivery.retryBaseMs,
       maxMs: delivery.retryMaxMs,
@@ -32,6 +35,6 @@ export function createDispatcherFor(
     },
     timeoutMs: config.mail.timeoutMs,
     concurrency: delivery.concurrency,
-    onError,
+    onError: (error) => log.error({ err: error }, 'delivery: the dispatcher hit an error'),
   });
 }

@@ -55,6 +55,11 @@ export function createIntake({
       received: LeadRequest,
       callerKey?: string,
       consent?: ConsentEvidence,
+      /**
+       * Told the lead's id once known (a new lead's, or the one a repeat stands for), so the
+       * caller's later log lines name it (docs/operations.md).
+       */
+      identified: (leadId: string) => void = () => {},
     ): Promise<IntakeOutcome> {
       const request = withCanonicalQuestions(received);
       const at = now();
@@ -77,6 +82,7 @@ export function createIntake({
       if (acceptance.accepted === 'conflict') {
         throw new IdempotencyConflictError('different_request');
       }
+      identified(acceptance.leadId);
       if (mode === 'queued') {
         if (acceptance.accepted === 'new') dispatcher.wake();
         return { existing: acceptance.existing };

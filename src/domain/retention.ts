@@ -1,4 +1,4 @@
-import type { Store } from './store.ts';
+import type { Expiry, Store } from './store.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -32,13 +32,13 @@ export function startRetention({
   days: number;
   clock?: Clock;
   firstRunAfterMs?: number;
-  onRun?: (erased: number, cutoff: Date) => void;
+  onRun?: (erased: Expiry, cutoff: Date) => void;
   onError?: (error: unknown) => void;
-}): { stop(): void; runOnce(): Promise<number> } {
+}): { stop(): void; runOnce(): Promise<Expiry> } {
   let timer: unknown;
   let stopped = false;
 
-  async function runOnce(): Promise<number> {
+  async function runOnce(): Promise<Expiry> {
     const cutoff = new Date(clock.now().getTime() - days * DAY_MS);
     const erased = await store.people.expire(cutoff);
     onRun(erased, cutoff);

@@ -65,6 +65,11 @@ export interface PersonFile {
   forgottenAt: Date | null;
 }
 
+export interface Expiry {
+  people: number;
+  leadIds: string[];
+}
+
 export interface ForgetResult {
   reference: string;
   leadIds: string[];
@@ -85,7 +90,7 @@ export interface People {
   forget(address: string, at: Date): Promise<ForgetResult>;
   /**
    * Storage limitation (RETENTION_DAYS): erases, as forget() does but keeping no reference, every
-   * address whose last request arrived before the date; says how many addresses.
+   * address whose last request arrived before the date; says how many addresses, and which leads.
    */
-  expire(lastRequestBefore: Date): Promise<number>;
+  expire(lastRequestBefore: Date): Promise<Expiry>;
 }

@@ -11,6 +11,7 @@ import { isBrowserFormPost, requireSupportedMediaType } from './body-parsers.ts'
 import { splitConsent } from './consent-evidence.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
 import { idempotencyKeyOf } from './idempotency-key.ts';
+import { bindLeadId } from './logging.ts';
 
 /** One POST per lead kind and its 405s, declared in the API plugin (its URLs are relative to /api). */
 export function registerLeadRoutes(
@@ -35,6 +36,7 @@ export function registerLeadRoutes(
           { kind: endpoint.kind, data } as LeadRequest,
           idempotencyKeyOf(request),
           consent,
+          (leadId) => bindLeadId(request, reply, leadId),
         );
         if (isBrowserFormPost(request)) return reply.redirect(endpoint.thankYouPath, 303);
         return endpoint.answersExisting

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyLoggerOptions } from 'fastify';
-import type { LoggerOptions } from 'pino';
+import type { FastifyInstance, FastifyLoggerOptions, FastifyReply, FastifyRequest } from 'fastify';
+import { pino, type Logger, type LoggerOptions } from 'pino';
 import { maskText } from '../domain/masking.ts';
 import { maskUrl, maskValue, serializeError, setOwn } from './log-masking.ts';
 
@@ -71,4 +71,18 @@ export function loggerOptions(
       },
     },
   };
+}
+
+/** The same lines outside a server (`leadgate dispatch`, `leads replay`), written to `stream`. */
+export function createLogger(level: string, stream: NodeJS.WritableStream): Logger {
+  return pino(loggerOptions(level), stream);
+}
+
+/**
+ * From the moment a request's lead has an id, every later line of the request (its errors, "request
+ * completed") carries it: docs/operations.md.
+ */
+export function bindLeadId(request: FastifyRequest, reply: FastifyReply, leadId: string): void {
+  request.log = request.log.child({ leadId });
+  reply.log = request.log;
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { summarizeBacklog } from '../domain/backlog.ts';
 import type { Deliveries } from '../domain/deliveries.ts';
+import { overriding } from '../domain/overriding.ts';
 
 /**
  * docs/operations.md: what an operator watches, in Prometheus' text format. Counters count on this
@@ -87,14 +88,7 @@ export function measuredDeliveries(deliveries: Deliveries, metrics: Metrics): De
     await deliveries.settle(step, outcome, now);
     metrics.deliveries.inc({ step: step.destination, outcome: outcome.status });
   };
-  return new Proxy(deliveries, {
-    get(target, property) {
-      if (property === 'accept') return accept;
-      if (property === 'settle') return settle;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  return overriding(deliveries, { accept, settle });
 }
 
 function sameToken(given: string, expected: string): boolean {

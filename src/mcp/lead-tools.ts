@@ -79,6 +79,8 @@ export interface LeadToolDependencies {
   intake: Intake;
   /** An unexpected failure: logged with detail, answered as server_error without it (spec 7). */
   logError: (error: unknown) => void;
+  /** Told the lead's id once known, so the request's later log lines name it (docs/operations.md). */
+  identified: (leadId: string) => void;
 }
 
 /**
@@ -86,7 +88,7 @@ export interface LeadToolDependencies {
  * the journal, idempotency and consent record (channel `mcp`).
  */
 export async function callLeadTool(
-  { intake, logError }: LeadToolDependencies,
+  { intake, logError, identified }: LeadToolDependencies,
   call: ToolCall,
 ): Promise<CallToolResult> {
   const endpoint = LEAD_KINDS.find((candidate) => candidate.tool.name === call.name);
@@ -123,6 +125,7 @@ export async function callLeadTool(
       { kind: endpoint.kind, data } as LeadRequest,
       key as string | undefined,
       consent,
+      identified,
     );
     return toolSuccess(
       endpoint.answersExisting ? { success: true, existing: outcome.existing } : { success: true },

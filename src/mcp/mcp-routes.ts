@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Intake } from '../domain/intake.ts';
 import { registerBodyParsers } from '../http/body-parsers.ts';
 import { registerRateLimit, type RateLimitSettings } from '../http/rate-limit.ts';
+import { bindLeadId } from '../http/logging.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
 import { createMcpServer, type McpDependencies } from './mcp-server.ts';
 import { leadResources } from './resources.ts';
@@ -33,17 +34,18 @@ export async function registerMcp(app: FastifyInstance, settings: McpSettings): 
 
 function mcpRoutes(app: FastifyInstance, settings: McpSettings): void {
   const resources = leadResources(settings.siteUrl, settings.siteDir);
-  const deps = (request: FastifyRequest): McpDependencies => ({
+  const deps = (request: FastifyRequest, reply: FastifyReply): McpDependencies => ({
     intake: settings.intake,
     resources,
     logError: (error) => request.log.error({ err: error }, 'MCP tool call failed'),
+    identified: (leadId) => bindLeadId(request, reply, leadId),
   });
 
   app.route({
     method: 'POST',
     url: MCP_PATH,
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const server = createMcpServer(deps(request), request.ip);
+      const server = createMcpServer(deps(request, reply), request.ip);
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { normalizeEmail } from '../domain/lead.ts';
-import type { ForgetResult, JournalEntry, People, PersonFile } from '../domain/store.ts';
+import type { Expiry, ForgetResult, JournalEntry, People, PersonFile } from '../domain/store.ts';
 import { databaseSecret } from './sql-secrets.ts';
 import type { Database, LeadsTable } from './tables.ts';
 
@@ -101,7 +101,7 @@ export class SqlPeople implements People {
     });
   }
 
-  async expire(lastRequestBefore: Date): Promise<number> {
+  async expire(lastRequestBefore: Date): Promise<Expiry> {
     const tables = await this.personTables();
     const stale = await this.db
       .selectFrom('leads')
@@ -109,10 +109,12 @@ export class SqlPeople implements People {
       .groupBy('email')
       .having((eb) => eb.fn.max('received_at'), '<', lastRequestBefore.toISOString())
       .execute();
+    const leadIds: string[] = [];
     for (const { email } of stale) {
-      await this.db.transaction().execute((trx) => erase(trx, email, tables));
+      const erased = await this.db.transaction().execute((trx) => erase(trx, email, tables));
+      leadIds.push(...erased.leadIds);
     }
-    return stale.length;
+    return { people: stale.length, leadIds };
   }
 
   private async personTables(): Promise<PersonTables> {

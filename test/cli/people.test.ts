@@ -91,9 +91,13 @@ describe('docs/consent.md: leadgate people show / forget', { timeout: 90_000 }, 
 
   it('forget: no row anywhere holds the address, Brevo was asked to delete it, another person is kept; safe to re-run', async () => {
     expect((await everything()).toLowerCase()).toContain(ADDRESS.toLowerCase());
+    const leadIds = (await t.store.people.show(ADDRESS)).leads.map((entry) => entry.lead.id);
     const run = await leadgate(['people', 'forget', ADDRESS]);
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stdout).toMatch(/^people forget [0-9a-f]{16} : 3 demande\(s\) effacée\(s\)/);
+    // docs/operations.md: the erased leads are named by their ids, never by the address.
+    const named = /^demandes effacées : (.+)$/m.exec(run.stdout)?.[1]?.split(' ');
+    expect(named?.sort()).toEqual(leadIds.sort());
     expect(run.stdout).toContain('Brevo : contact supprimé.');
     expect((run.stdout + run.stderr).toLowerCase()).not.toContain(ADDRESS.toLowerCase());
 

@@ -64,25 +64,35 @@ describe('docs/consent.md: RETENTION_DAYS applied once a day by the running serv
     const start = new Date('2030-01-01T00:00:00Z');
     const sim = simulatedClock(start);
     const at = (daysAgo: number) => new Date(start.getTime() - daysAgo * DAY);
-    await acceptLead(store, subscribeLead('old@example.fr', at(40)));
+    const old = subscribeLead('old@example.fr', at(40));
+    await acceptLead(store, old);
     // Same person, first request long ago, last one recent: kept whole.
-    await acceptLead(store, subscribeLead('back@example.fr', at(45)));
-    await acceptLead(store, subscribeLead('back@example.fr', at(5)));
+    const back = [
+      subscribeLead('back@example.fr', at(45)),
+      subscribeLead('back@example.fr', at(5)),
+    ];
+    for (const lead of back) await acceptLead(store, lead);
     await acceptLead(store, subscribeLead('new@example.fr', at(1)));
 
     const runs: number[] = [];
+    const erasedLeads: string[] = [];
     const job = startRetention({
       store,
       days: 30,
       clock: sim.clock,
       firstRunAfterMs: 1000,
-      onRun: (erased) => runs.push(erased),
+      onRun: (erased) => {
+        runs.push(erased.people);
+        erasedLeads.push(...erased.leadIds);
+      },
     });
     try {
       expect(await addresses()).toHaveLength(4);
       sim.advance(1000);
       await eventually(async () => runs.length === 1);
       expect(runs).toEqual([1]);
+      // The run names the leads it erased (docs/operations.md: ids in the log, never addresses).
+      expect(erasedLeads).toEqual([old.id]);
       expect(await addresses()).toEqual(['back@example.fr', 'back@example.fr', 'new@example.fr']);
       const tables = JSON.stringify(await readTables(shared.config));
       expect(tables).not.toContain('old@example.fr');
@@ -100,6 +110,7 @@ describe('docs/consent.md: RETENTION_DAYS applied once a day by the running serv
       }
       await eventually(async () => runs.length === 28);
       expect(await addresses()).toEqual(['new@example.fr']);
+      expect(erasedLeads.sort()).toEqual([old.id, ...back.map((lead) => lead.id)].sort());
     } finally {
       job.stop();
     }

@@ -1,0 +1,70 @@
+import type { ClaimedStep, Deliveries, StepOutcome } from './deliveries.ts';
+import type { DispatcherDependencies } from './dispatcher.ts';
+import type { LeadLog } from './lead-log.ts';
+import { overriding } from './overriding.ts';
+
+const stepLog = (log: LeadLog, step: ClaimedStep) =>
+  log.child({ leadId: step.leadId, destination: step.destination });
+
+/**
+ * docs/operations.md: one log line per step attempt, written when its outcome is journaled (so the
+ * log never tells more than the journal holds), with the lead's id and the destination bound.
+ */
+export function loggedDeliveries(deliveries: Deliveries, log: LeadLog): Deliveries {
+  const settle: Deliveries['settle'] = async (step, outcome, now) => {
+    const lineLog = stepLog(log, step);
+    try {
+      await deliveries.settle(step, outcome, now);
+    } catch (error) {
+      lineLog.error(
+        { err: error, outcome: outcome.status },
+        'delivery: the outcome of an attempt could not be journaled; the step runs again after its lease',
+      );
+      throw error;
+    }
+    logOutcome(lineLog, step.attempts + 1, outcome);
+  };
+  return overriding(deliveries, { settle });
+}
+
+function logOutcome(log: LeadLog, attempt: number, outcome: StepOutcome): void {
+  switch (outcome.status) {
+    case 'done':
+      return log.info({ attempt, detail: outcome.detail }, 'delivery: step done');
+    case 'retrying':
+      return log.warn(
+        { attempt, error: outcome.error, nextAttemptAt: outcome.nextAttemptAt },
+        'delivery: step failed, retried later',
+      );
+    case 'refused':
+      return log.warn({ attempt, error: outcome.error }, 'delivery: step refused for good');
+    case 'dead':
+      return log.error({ attempt, error: outcome.error }, 'delivery: step dead, given up');
+    case 'postponed':
+      // Not an attempt: the rate budget had no slot in time.
+      return log.info({ nextAttemptAt: outcome.nextAttemptAt }, 'delivery: step postponed');
+  }
+}
+
+/** The agency's alert about dead steps, logged once per lead it lists (or fails to list). */
+export function loggedAlert(
+  alertAgency: DispatcherDependencies['alertAgency'],
+  log: LeadLog,
+): DispatcherDependencies['alertAgency'] {
+  return async (dead, signal) => {
+    try {
+      await alertAgency(dead, signal);
+    } catch (error) {
+      for (const step of dead) {
+        stepLog(log, step).error(
+          { err: error },
+          'delivery: the alert listing this dead step failed; it is listed again at the next check',
+        );
+      }
+      throw error;
+    }
+    for (const step of dead) {
+      stepLog(log, step).warn({}, 'delivery: dead step listed in an alert e-mail to the agency');
+    }
+  };
+}
