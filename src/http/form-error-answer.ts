@@ -1,27 +1,34 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiError } from '../schemas/error-catalog.ts';
+import { FORM_REFUSALS, rateLimitedMessage } from '../schemas/form-messages.ts';
 import { isBrowserFormPost } from './body-parsers.ts';
 import { toApiError } from './error-handler.ts';
 import { fieldProblems } from './field-problems.ts';
 import { formErrorPage } from './form-error-page.ts';
 import type { FormPages } from './form-pages.ts';
+import { formRefusalPage } from './form-refusal-page.ts';
 import { HTML_SECURITY_HEADERS } from './site-files.ts';
 
 /**
- * The route error handler of the lead endpoints: a browser's form post that fails validation gets
- * its form page back, at the same status, with the values kept and a message by each field
- * (docs/api-decisions.md, "Form errors"). Anything else, and any request that asked for JSON, goes
- * on to the app's error handler (the ErrorResponse of spec 2.5).
+ * The error handler of the API's routes: a browser's form post that fails validation gets its form
+ * page back, at the same status, with the values kept and a message by each field; one refused
+ * whole (413 too large, 429 rate-limited) gets the form page with the reason under its title, at
+ * that status and with the same headers (Retry-After) (docs/api-decisions.md, "Form errors").
+ * Anything else, and any request that asked for JSON, goes on to the app's error handler (the
+ * ErrorResponse of spec 2.5).
  */
 export function formErrorHandler(formPages: FormPages | undefined, bodyLimit: number) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(error, { bodyLimit, request });
     const html =
-      formPages && error.validation && isBrowserFormPost(request)
-        ? pageFor(formPages, request, error)
+      formPages && isBrowserFormPost(request)
+        ? pageFor(formPages, request, error, apiError)
         : undefined;
     if (html === undefined) throw error;
     return reply
-      .code(toApiError(error, { bodyLimit, request }).statusCode)
+      .code(apiError.statusCode)
       .headers({
+        ...apiError.headers,
         ...HTML_SECURITY_HEADERS,
         // It holds what the person typed: never kept by a cache.
         'cache-control': 'no-store',
@@ -32,9 +39,24 @@ export function formErrorHandler(formPages: FormPages | undefined, bodyLimit: nu
   };
 }
 
-function pageFor(formPages: FormPages, request: FastifyRequest, error: FastifyError) {
+function pageFor(
+  formPages: FormPages,
+  request: FastifyRequest,
+  error: FastifyError,
+  apiError: ApiError,
+): string | undefined {
   const action = request.url.split('?')[0] ?? request.url;
   const page = formPages.pageFor(request, action);
-  const values = (request.body ?? {}) as Record<string, unknown>;
-  return page && formErrorPage(page, action, values, fieldProblems(error.validation as never));
+  if (page === undefined) return undefined;
+  if (error.validation) {
+    const values = (request.body ?? {}) as Record<string, unknown>;
+    return formErrorPage(page, action, values, fieldProblems(error.validation as never));
+  }
+  switch (apiError.code) {
+    case 'payload_too_large':
+      return formRefusalPage(page, action, FORM_REFUSALS.tooLarge);
+    case 'rate_limited':
+      return formRefusalPage(page, action, rateLimitedMessage(apiError.headers['retry-after']!));
+  }
+  return undefined;
 }

@@ -19,6 +19,23 @@ export const FORM_MESSAGES = {
 
 export type FormMessageKind = keyof typeof FORM_MESSAGES;
 
+/**
+ * Why a whole form post was refused before it was read (413, 429), over the page a browser gets
+ * back (docs/api-decisions.md, "Form errors"). The body was never read, so nothing typed can be put
+ * back: the browser's Back button still holds it. `{seconds}` is the Retry-After value.
+ */
+export const FORM_REFUSALS = {
+  tooLarge:
+    'Votre demande n’a pas été envoyée\u00a0: elle dépasse la taille que nous acceptons. Raccourcissez les textes les plus longs, puis renvoyez-la. Le bouton Retour de votre navigateur vous rend ce que vous aviez écrit.',
+  rateLimited:
+    'Votre demande n’a pas été envoyée\u00a0: trop de demandes sont parties de votre connexion en peu de temps. Réessayez dans {seconds}\u00a0secondes. Le bouton Retour de votre navigateur vous rend ce que vous aviez écrit.',
+  backToForm: 'Revenir au formulaire',
+} as const;
+
+export function rateLimitedMessage(seconds: string): string {
+  return FORM_REFUSALS.rateLimited.replace('{seconds}', seconds);
+}
+
 /** "5000" → "5 000" (French thousands, no-break space), for counts a person reads. */
 export function frenchNumber(value: number): string {
   return value.toLocaleString('fr-FR').replace(/\s/g, '\u202f');

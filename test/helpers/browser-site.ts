@@ -16,11 +16,11 @@ export interface ServedSite {
 /**
  * The built site and the API served by the real app on a real socket (port 0), with a temp DATA_DIR,
  * the outbox provider (e-mails kept as .eml files) and the rate limiter off: a browser test sends
- * many forms from one address.
+ * many forms from one address. `env` adds to the app's environment (a test of the limiter sets it).
  */
-export async function serveBuiltSite(): Promise<ServedSite> {
+export async function serveBuiltSite(env: Record<string, string> = {}): Promise<ServedSite> {
   const site = await buildTestSite();
-  const test = await buildTestApp({ siteDir: site.dir, env: { MAIL_PROVIDER: 'outbox' } });
+  const test = await buildTestApp({ siteDir: site.dir, env: { MAIL_PROVIDER: 'outbox', ...env } });
   await test.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = test.app.server.address() as AddressInfo;
   return {

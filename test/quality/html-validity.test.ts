@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp } from '../helpers/app.ts';
 import { buildTestSite, type TestSite } from '../helpers/site.ts';
 import { hasTool } from '../helpers/tools.ts';
 
@@ -42,6 +43,40 @@ function htmlFiles(dir: string): string[] {
     .sort();
 }
 
+/**
+ * The pages the server writes from the built ones when a browser's form post is refused
+ * (docs/api-decisions.md, "Form errors"): invalid (400), too large (413), rate-limited (429).
+ */
+async function writeRefusalPages(siteDir: string): Promise<string[]> {
+  const test = await buildTestApp({
+    siteDir,
+    env: { RATE_LIMIT_PER_MINUTE: '1', BODY_LIMIT_BYTES: '4096' },
+  });
+  const post = (url: string, fields: Record<string, string>) =>
+    test.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      payload: new URLSearchParams(fields).toString(),
+    });
+  try {
+    const answers = {
+      400: await post('/api/contact', { PRENOM: 'Léa', EMAIL: 'lea@exemple' }),
+      413: await post('/api/audit', { sector: 'btp', PRENOM: 'x'.repeat(5000) }),
+      429: (await post('/api/subscribe', {}), await post('/api/subscribe', {})),
+    };
+    return Object.entries(answers).map(([status, answer]) => {
+      expect(answer.statusCode).toBe(Number(status));
+      expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+      const file = join(siteDir, `refused-${status}.html`);
+      writeFileSync(file, answer.body);
+      return file;
+    });
+  } finally {
+    await test.close();
+  }
+}
+
 describe.skipIf(!hasTool('java', ['-version']))(
   'Nu HTML Checker on every built page (quality bar, docs/quality.md)',
   () => {
@@ -51,8 +86,10 @@ describe.skipIf(!hasTool('java', ['-version']))(
     });
     afterAll(() => site?.remove());
 
-    it('reports 0 errors (one JVM run over all pages)', async () => {
+    it('reports 0 errors (one JVM run over all pages, and the pages of a refused form post)', async () => {
+      const refused = await writeRefusalPages(site.dir);
       const files = htmlFiles(site.dir);
+      expect(files).toEqual(expect.arrayContaining(refused));
       expect(files.length).toBeGreaterThanOrEqual(15);
       // --exit-zero-always: the JSON report, not the exit code, says what is wrong, and where.
       const { stderr } = await promisify(execFile)(

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORM_MESSAGES } from '../../src/schemas/form-messages.ts';
+import { FORM_MESSAGES, FORM_REFUSALS } from '../../src/schemas/form-messages.ts';
 import { typeset, typesetText } from '../../site/typeset.ts';
 import { buildTestSite, type TestSite } from '../helpers/site.ts';
 
@@ -43,7 +43,7 @@ describe('French typography of the pages (docs/site.md, "Design")', () => {
   });
 
   it('the form messages the server and forms.js show', () => {
-    for (const message of Object.values(FORM_MESSAGES)) {
+    for (const message of [...Object.values(FORM_MESSAGES), ...Object.values(FORM_REFUSALS)]) {
       for (const [name, fault] of FAULTS)
         expect(fault.test(message), `${name}: ${message}`).toBe(false);
     }
