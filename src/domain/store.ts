@@ -4,7 +4,6 @@ import type { ConfirmationSends } from './confirmation-cap.ts';
 import type { Deliveries } from './deliveries.ts';
 import type { IdempotencyKeys } from './idempotency-keys.ts';
 import type { RateBudgets } from './rate-budget.ts';
-import type { RateLimitCounters } from './rate-limit-counters.ts';
 
 /**
  * Sums up the lead's delivery steps: `pending` (none failed yet), `failed` (a step is being retried),
@@ -38,8 +37,6 @@ export interface Store {
   readonly idempotency: IdempotencyKeys;
   /** docs/reliability.md: the confirmations claimed per endpoint and address (the 24 h cap). */
   readonly confirmations: ConfirmationSends;
-  /** docs/deployment.md: rate-limit counters shared by every node (used when DATABASE_URL is set). */
-  readonly rateLimits: RateLimitCounters;
   /**
    * Deletes the leads received before `before`, with their delivery steps and idempotency keys
    * (retention periods of the privacy policy); returns how many leads were deleted.

@@ -1,9 +1,11 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import type { PostgresSettings } from '../store/postgres-database.ts';
 import { CounterHealth, failOpenRedisStore } from './fail-open-counters.ts';
 import type { RateLimitSettings } from './rate-limit.ts';
-import type { Store } from '../domain/store.ts';
+import type { RateLimitCounters } from '../domain/rate-limit-counters.ts';
+import { createRateLimitCounters } from '../store/create-rate-limit-counters.ts';
 
 type IncrCallback = Parameters<FastifyRateLimitStore['incr']>[1];
 
@@ -13,11 +15,11 @@ interface RouteInfo {
 }
 
 /**
- * docs/deployment.md: @fastify/rate-limit counters kept in the shared database (Store.rateLimits), so N nodes behind a
+ * docs/deployment.md: @fastify/rate-limit counters kept in the shared database, so N nodes behind a
  * load balancer count one client's requests together instead of N times over. Each route counts apart,
  * as with the plugin's own stores.
  */
-export function databaseRateLimitStore(store: Store): FastifyRateLimitStoreCtor {
+export function databaseRateLimitStore(counters: RateLimitCounters): FastifyRateLimitStoreCtor {
   class DatabaseRateLimitStore implements FastifyRateLimitStore {
     constructor(
       _options: unknown,
@@ -25,7 +27,7 @@ export function databaseRateLimitStore(store: Store): FastifyRateLimitStoreCtor 
     ) {}
 
     incr(key: string, callback: IncrCallback, timeWindow: number): void {
-      store.rateLimits.hit(`${this.prefix}${key}`, timeWindow).then(
+      counters.hit(`${this.prefix}${key}`, timeWindow).then(
         ({ hits, resetAt }) =>
           callback(null, { current: hits, ttl: Math.max(0, resetAt.getTime() - Date.now()) }),
         (error: Error) => callback(error),
@@ -52,9 +54,8 @@ export function rateLimitCounters(
   config: {
     databaseUrl: string | undefined;
     redisUrl: string | undefined;
-    database: { connectTimeoutMs: number };
+    database: PostgresSettings;
   },
-  store: Store,
 ): { settings: Pick<RateLimitSettings, 'store'>; health?: CounterHealth } {
   if (config.redisUrl) {
     const redis = new Redis(config.redisUrl, {
@@ -73,5 +74,8 @@ export function rateLimitCounters(
     });
     return { settings: { store: failOpenRedisStore(redis, health) }, health };
   }
-  return { settings: config.databaseUrl ? { store: databaseRateLimitStore(store) } : {} };
+  const shared = createRateLimitCounters(config);
+  if (!shared) return { settings: {} };
+  app.addHook('onClose', () => shared.close());
+  return { settings: { store: databaseRateLimitStore(shared) } };
 }

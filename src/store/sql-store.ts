@@ -7,11 +7,9 @@ import { SqlDeliveries } from './sql-deliveries.ts';
 import { SqlPeople } from './sql-people.ts';
 import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
 import { SqlRateBudgets } from './sql-rate-budgets.ts';
-import { SqlRateLimitCounters } from './sql-rate-limit-counters.ts';
 import type { Database, LeadsTable } from './tables.ts';
 
 export interface SqlStoreOptions {
-  now?: () => Date;
   /** PostgreSQL: dispatchers on several nodes skip each other's locked rows (SQLite has one writer anyway). */
   skipLocked?: boolean;
   /** Configured keys and passwords a provider's error may quote: masked before the journal keeps it. */
@@ -24,20 +22,17 @@ export class SqlStore implements Store {
   readonly budgets: SqlRateBudgets;
   readonly idempotency: SqlIdempotencyKeys;
   readonly confirmations: SqlConfirmationSends;
-  readonly rateLimits: SqlRateLimitCounters;
   readonly people: SqlPeople;
 
   constructor(
     private readonly db: Kysely<Database>,
     options: SqlStoreOptions = {},
   ) {
-    const now = options.now ?? (() => new Date());
     this.deliveries = new SqlDeliveries(db, options.skipLocked ?? false, options.secrets ?? []);
     this.budgets = new SqlRateBudgets(db);
     this.idempotency = new SqlIdempotencyKeys(db);
     this.confirmations = new SqlConfirmationSends(db);
     this.people = new SqlPeople(db, toEntry);
-    this.rateLimits = new SqlRateLimitCounters(db, now);
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {
