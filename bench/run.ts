@@ -1,11 +1,13 @@
 // Runs the benchmarks and writes bench/RESULTS.md. Not part of `npm test` nor CI (bench/README.md).
 // Usage: npm run bench -- [--rounds 5] [--seconds 10] [--starts 10] [--requests 100000]
-//   [--only build,startup,contact,site,flood,memory,mail] [--output bench/RESULTS.md]
+//   [--only build,startup,contact,site,flood,memory,mail,delivery] [--output bench/RESULTS.md]
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freshBundle } from '../bin/fresh-bundle.js';
 import { CONNECTIONS, contactRound, type ContactRound } from './contact.ts';
+import { deliveryRound, deliverySection } from './delivery.ts';
 import { floodRound, type FloodRound } from './flood.ts';
 import {
   LOAD_HEADER,
@@ -30,7 +32,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     starts: { type: 'string', default: '10' },
     requests: { type: 'string', default: '100000' },
-    only: { type: 'string', default: 'build,startup,contact,site,flood,memory,mail' },
+    only: { type: 'string', default: 'build,startup,contact,site,flood,memory,mail,delivery' },
     output: { type: 'string', default: 'bench/RESULTS.md' },
   },
 });
@@ -74,7 +76,9 @@ async function measureRounds<T>(name: string, round: () => Promise<T>, describe:
 }
 
 // The build comes first: every server below serves the dist/ it writes.
-const servers = ['build', 'startup', 'contact', 'site', 'flood', 'memory'].some((n) => only.has(n));
+const servers = ['build', 'startup', 'contact', 'site', 'flood', 'memory', 'delivery'].some((n) =>
+  only.has(n),
+);
 const builds: number[] = [];
 for (let round = 0; round < (only.has('build') ? rounds : servers ? 1 : 0); round++) {
   builds.push(await buildOnce(distDir));
@@ -266,6 +270,15 @@ nodemailer takes **${median(speedups).toFixed(0)} ×** as long (median of the ro
 | --- | ---: | ---: |
 | leadgate (src/mail/mime-message.ts) | ${micros(leadgate)} | ${micros(cost((r) => r.leadgate.wallMicros))} |
 | nodemailer, stream transport | ${micros(cost((r) => r.nodemailer.cpuMicros))} | ${micros(cost((r) => r.nodemailer.wallMicros))} |`);
+}
+
+if (only.has('delivery')) {
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
+  const result = await retryOnce('delivery', () => deliveryRound(root, distDir, seconds, log));
+  raw.delivery = result;
+  sections.push(deliverySection(result, seconds, load));
 }
 
 writeFileSync(join(root, 'results.json'), JSON.stringify(raw, null, 2));

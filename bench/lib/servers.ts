@@ -7,6 +7,8 @@ export interface ServerUnderTest {
   server: Started;
   pid: number;
   baseUrl: string;
+  /** Its DATA_DIR (the journal), for measures that read what it did. */
+  dataDir: string;
 }
 
 /**
@@ -30,7 +32,12 @@ export async function withServer<T>(
     `http://127.0.0.1:${port}/healthz`,
   );
   try {
-    return await work({ server, pid: server.child.pid!, baseUrl: `http://127.0.0.1:${port}` });
+    return await work({
+      server,
+      pid: server.child.pid!,
+      baseUrl: `http://127.0.0.1:${port}`,
+      dataDir,
+    });
   } finally {
     await server.stop();
   }
