@@ -85,6 +85,14 @@ export async function replayLeads(
         if (destination !== undefined && !(await waitsFor(store, entry.lead.id, destination))) {
           continue;
         }
+        if ((await store.deliveries.steps(entry.lead.id)).length === 0) {
+          // Journaled before delivery steps: only the server's own dispatcher knows its destinations.
+          counts.failed += 1;
+          out.write(
+            `échec    ${entry.lead.id}  aucune étape prévue : leadgate serve ou dispatch les prévoit\n`,
+          );
+          continue;
+        }
         const { finished, failures } = await dispatcher.deliverLead(entry.lead.id, { only });
         const leadLog = log.child({ leadId: entry.lead.id });
         if (finished) {

@@ -83,4 +83,8 @@ export interface Deliveries {
   /** `dead` steps no alert has listed yet, marked as listed (an alert that fails calls `unmarkAlerted`). */
   takeDeadForAlert(now: Date): Promise<ClaimedStep[]>;
   unmarkAlerted(steps: readonly DeliveryStep[]): Promise<void>;
+  /** `pending` or `failed` leads without any step: journaled before steps existed (src/domain/unplanned-leads.ts). */
+  unplanned(limit: number): Promise<Lead[]>;
+  /** Gives such a lead its steps, due now; a lead another process planned meanwhile is left alone. */
+  plan(lead: Lead, steps: readonly StepTarget[], now: Date): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { targetOf, type Destination, type StepTarget } from './destination.ts';
 import { DestinationGoneError, RefusedError } from './errors.ts';
 import { BudgetExhaustedError } from './rate-budget.ts';
 import { afterFailure, type RetryPolicy } from './retry-policy.ts';
+import { planUnplannedLeads } from './unplanned-leads.ts';
 
 export interface DispatcherDependencies {
   deliveries: Deliveries;
@@ -21,6 +22,8 @@ export interface DispatcherDependencies {
   pollMs?: number;
   /** How often the loop looks for new `dead` steps to alert about. */
   alertCheckMs?: number;
+  /** How often the loop looks for leads without steps (src/domain/unplanned-leads.ts). */
+  planCheckMs?: number;
   now?: () => Date;
   random?: () => number;
   onError?: (error: unknown) => void;
@@ -51,6 +54,7 @@ export function createDispatcher({
   concurrency,
   pollMs = 1000,
   alertCheckMs = 5000,
+  planCheckMs = 60_000,
   now = () => new Date(),
   random = Math.random,
   onError = () => {},
@@ -65,6 +69,7 @@ export function createDispatcher({
   let woken = false;
   let wakeUp: (() => void) | undefined;
   let lastAlertCheck = 0;
+  let lastPlanCheck = 0;
 
   function outcomeOf(step: ClaimedStep, error: unknown): StepOutcome {
     if (error instanceof RefusedError) return { status: 'refused', error: describeError(error) };
@@ -113,6 +118,12 @@ export function createDispatcher({
     }
   }
 
+  async function planIfUnplanned(): Promise<void> {
+    if (Date.now() - lastPlanCheck < planCheckMs) return;
+    lastPlanCheck = Date.now();
+    await planUnplannedLeads(deliveries, destinations, now());
+  }
+
   function wake(): void {
     woken = true;
     wakeUp?.();
@@ -137,6 +148,7 @@ export function createDispatcher({
   async function loop(): Promise<void> {
     while (!stopping) {
       try {
+        await planIfUnplanned();
         await alertIfDead();
         const free = concurrency - inFlight.size;
         const claimed = free > 0 ? await claim(free) : [];

@@ -10,10 +10,12 @@ import type {
   StepStatus,
 } from '../domain/deliveries.ts';
 import { UNFINISHED_STEP_STATUSES } from '../domain/deliveries.ts';
+import type { StepTarget } from '../domain/destination.ts';
 import { emailOf, normalizeEmail, type Lead } from '../domain/lead.ts';
 import { maskText } from '../domain/masking.ts';
 import { leadOf, storableText } from './lead-rows.ts';
 import { consentColumns } from './sql-consent.ts';
+import { planSteps, unplannedLeads } from './sql-unplanned-leads.ts';
 import type { Database, DeliveryStepsTable } from './tables.ts';
 
 /** Another request journaled the same key between our read and our insert: start over. */
@@ -326,6 +328,14 @@ export class SqlDeliveries implements Deliveries {
         ),
       )
       .execute();
+  }
+
+  unplanned(limit: number): Promise<Lead[]> {
+    return unplannedLeads(this.db, limit);
+  }
+
+  plan(lead: Lead, steps: readonly StepTarget[], now: Date): Promise<void> {
+    return planSteps(this.db, lead, steps, now);
   }
 
   private keysIn(
