@@ -39,9 +39,6 @@ function maskedErrors(entries: JournalEntry[], secrets: readonly string[]): Jour
   );
 }
 
-/** The statuses `leads list --status` takes: those of the journal (docs/operations.md). */
-export const LIST_STATUSES: readonly LeadStatus[] = ['pending', 'failed', 'delivered'];
-
 export async function listLeads(
   config: Config,
   out: NodeJS.WritableStream,

@@ -3,14 +3,14 @@ import { ensureSiteBuilt } from '../../site/freshness.ts';
 import { privacySettings } from '../../site/privacy-notice.ts';
 import { SampleIdentityError } from '../../site/identity-check.ts';
 import { InvalidConfigError, loadConfig } from '../config.ts';
-import type { LeadStatus } from '../domain/store.ts';
+import { LEAD_STATUSES, type LeadStatus } from '../domain/store.ts';
 import { renderEnvExample } from '../config/env-example.ts';
 import { startServer } from '../server.ts';
 import { DatabaseUnavailableError } from '../store/postgres-database.ts';
 import { backupDatabase, databaseStatus, migrateDatabase } from './db-commands.ts';
 import { deliveryStatus, dispatch, replayLeads } from './delivery-commands.ts';
 import { forgetPersonCommand, showPerson } from './people-commands.ts';
-import { exportLeads, LIST_STATUSES, listLeads, purgeLeads } from './leads-commands.ts';
+import { exportLeads, listLeads, purgeLeads } from './leads-commands.ts';
 import { testWebhook } from './webhooks-commands.ts';
 
 const program = new Command('leadgate').description('Le site de l’agence et son API de demandes.');
@@ -102,7 +102,7 @@ const leads = program.command('leads').description('Le journal des demandes reç
 leads
   .command('list')
   .description('Liste les demandes, les plus anciennes d’abord, avec leur dernière erreur.')
-  .addOption(new Option('--status <status>', 'seulement ce statut').choices(LIST_STATUSES))
+  .addOption(new Option('--status <status>', 'seulement ce statut').choices(LEAD_STATUSES))
   .action((options: { status?: LeadStatus }) =>
     listLeads(loadConfig(), process.stdout, options.status),
   );

@@ -62,6 +62,11 @@ export interface Deliveries {
   accept(input: {
     lead: Lead;
     steps: readonly StepTarget[];
+    /**
+     * A site form's bot trap caught it: journaled as `spam` with no step, and the address is only
+     * looked up for `existing`, never made known (a later real request is not told it exists).
+     */
+    spam?: boolean;
     idempotency: {
       /** The caller's Idempotency-Key: a repeat gets the first answer again. */
       key?: string;

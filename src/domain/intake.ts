@@ -50,7 +50,12 @@ export function createIntake({
   }
 
   return {
-    /** `consent` is what the caller tells of the person's consent (a bare call: the API's wording). */
+    /**
+     * `consent` is what the caller tells of the person's consent (a bare call: the API's wording).
+     * `spam`: a site form's bot trap caught the request (docs/api-decisions.md, "Bot trap"). It is
+     * answered as a real one would be, journaled as `spam` and handed to nobody; its idempotency
+     * records live apart, so a person who later sends the same body is a new lead, not its replay.
+     */
     async submit(
       received: LeadRequest,
       callerKey?: string,
@@ -60,21 +65,24 @@ export function createIntake({
        * caller's later log lines name it (docs/operations.md).
        */
       identified: (leadId: string) => void = () => {},
+      { spam = false }: { spam?: boolean } = {},
     ): Promise<IntakeOutcome> {
       const request = withCanonicalQuestions(received);
       const at = now();
       const { record } = consentRecord(request.kind, consent ?? { channel: 'api' }, at);
       const lead = { ...request, id: newId(), receivedAt: at, consent: record } as Lead;
       const fingerprint = fingerprintOf(request);
+      const scope = spam ? 'spam ' : '';
       // A key names one request on one endpoint (docs/reliability.md): the same key sent to another
       // endpoint is another request, never a conflict with (nor a replay of) the first.
-      const key = callerKey === undefined ? undefined : `${request.kind} ${callerKey}`;
+      const key = callerKey === undefined ? undefined : `${scope}${request.kind} ${callerKey}`;
       const acceptance = await deliveries.accept({
         lead,
-        steps: stepsOf(lead),
+        steps: spam ? [] : stepsOf(lead),
+        spam,
         idempotency: {
           key,
-          bodyKey: `same-body:${fingerprint}`,
+          bodyKey: `${scope}same-body:${fingerprint}`,
           fingerprint,
           expiredBefore: new Date(at.getTime() - IDEMPOTENCY_TTL_MS),
         },
@@ -83,6 +91,7 @@ export function createIntake({
         throw new IdempotencyConflictError('different_request');
       }
       identified(acceptance.leadId);
+      if (spam) return { existing: acceptance.existing };
       if (mode === 'queued') {
         if (acceptance.accepted === 'new') dispatcher.wake();
         return { existing: acceptance.existing };

@@ -7,9 +7,20 @@ import type { RateBudgets } from './rate-budget.ts';
 
 /**
  * Sums up the lead's delivery steps: `pending` (none failed yet), `failed` (a step is being retried),
- * `dead` (a step was given up), `delivered` (every step done, or refused for good).
+ * `dead` (a step was given up), `delivered` (every step done, or refused for good). `spam`: a site
+ * form's bot trap caught it (docs/api-decisions.md, "Bot trap"); it has no step, so nothing ever
+ * delivers it.
  */
-export type LeadStatus = 'pending' | 'delivered' | 'failed' | 'dead';
+export type LeadStatus = 'pending' | 'delivered' | 'failed' | 'dead' | 'spam';
+
+/** Every status, in the order `leads list --status` offers them (docs/operations.md). */
+export const LEAD_STATUSES: readonly LeadStatus[] = [
+  'pending',
+  'failed',
+  'dead',
+  'delivered',
+  'spam',
+];
 
 /** One row of the journal, as the CLI and replay see it. */
 export interface JournalEntry {

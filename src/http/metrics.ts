@@ -28,6 +28,12 @@ export function createMetrics(deliveries: Pick<Deliveries, 'backlog'>) {
       labelNames: ['kind'],
       registers,
     }),
+    leadsTrapped: new Counter({
+      name: 'leadgate_leads_spam_total',
+      help: 'Site form posts the bot trap caught (journaled as spam, never delivered), by kind',
+      labelNames: ['kind'],
+      registers,
+    }),
     deliveries: new Counter({
       name: 'leadgate_deliveries_total',
       help: 'Delivery attempts, by step (destination) and outcome (done, retrying, refused, dead, postponed)',
@@ -73,7 +79,7 @@ export function createMetrics(deliveries: Pick<Deliveries, 'backlog'>) {
 export type Metrics = ReturnType<typeof createMetrics>;
 
 /**
- * The journal's delivery side, counted as it works: leads accepted by kind and the time their one
+ * The journal's delivery side, counted as it works: leads accepted (or caught as spam) by kind and the time their one
  * durable write took (the answer waits for it), and every step attempt by destination and outcome.
  */
 export function measuredDeliveries(deliveries: Deliveries, metrics: Metrics): Deliveries {
@@ -81,7 +87,9 @@ export function measuredDeliveries(deliveries: Deliveries, metrics: Metrics): De
     const stopTimer = metrics.journalWrite.startTimer();
     const acceptance = await deliveries.accept(input);
     stopTimer();
-    if (acceptance.accepted === 'new') metrics.leadsAccepted.inc({ kind: input.lead.kind });
+    if (acceptance.accepted === 'new') {
+      (input.spam ? metrics.leadsTrapped : metrics.leadsAccepted).inc({ kind: input.lead.kind });
+    }
     return acceptance;
   };
   const settle: Deliveries['settle'] = async (step, outcome, now) => {

@@ -45,7 +45,7 @@ export class SqlDeliveries implements Deliveries {
 
   private async acceptIn(
     trx: Transaction<Database>,
-    { lead, steps, idempotency }: Parameters<Deliveries['accept']>[0],
+    { lead, steps, spam = false, idempotency }: Parameters<Deliveries['accept']>[0],
   ): Promise<Acceptance> {
     const at = lead.receivedAt.toISOString();
     const keys =
@@ -83,13 +83,9 @@ export class SqlDeliveries implements Deliveries {
       return { accepted: 'again', leadId: byBody.lead_id, existing: true };
     }
     const email = normalizeEmail(emailOf(lead));
-    // The primary key makes "first to be accepted wins" atomic, even across nodes (spec 2.4).
-    const known = await trx
-      .insertInto('known_addresses')
-      .values({ audience: lead.kind, email, first_seen_at: at })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    const existing = Number(known.numInsertedOrUpdatedRows ?? 0n) === 0;
+    const existing = spam
+      ? await this.isKnown(trx, lead.kind, email)
+      : await this.makeKnown(trx, lead.kind, email, at);
     await this.insertKeys(trx, keys, idempotency.fingerprint, lead.id, existing, at);
     await trx
       .insertInto('leads')
@@ -99,7 +95,7 @@ export class SqlDeliveries implements Deliveries {
         email,
         payload: JSON.stringify(lead.data),
         received_at: at,
-        status: steps.length > 0 ? 'pending' : 'delivered',
+        status: spam ? 'spam' : steps.length > 0 ? 'pending' : 'delivered',
         attempts: 0,
         updated_at: at,
         ...consentColumns(lead.consent),
@@ -123,6 +119,26 @@ export class SqlDeliveries implements Deliveries {
         .execute();
     }
     return { accepted: 'new', leadId: lead.id, existing };
+  }
+
+  /** Whether the address was known; the primary key makes "first accepted wins" atomic across nodes (spec 2.4). */
+  private async makeKnown(trx: Transaction<Database>, audience: string, email: string, at: string) {
+    const known = await trx
+      .insertInto('known_addresses')
+      .values({ audience, email, first_seen_at: at })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return Number(known.numInsertedOrUpdatedRows ?? 0n) === 0;
+  }
+
+  private async isKnown(trx: Transaction<Database>, audience: string, email: string) {
+    const row = await trx
+      .selectFrom('known_addresses')
+      .select('email')
+      .where('audience', '=', audience)
+      .where('email', '=', email)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Another request may have taken a key since our read (PostgreSQL): then start over. */
