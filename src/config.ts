@@ -37,6 +37,10 @@ export interface Config {
     rateLimitAllow: string[];
     /** Fastify's trustProxy: false, or the addresses/CIDRs of the trusted proxies (never `true`). */
     trustProxy: false | string[];
+    /** A site form posted sooner after its page was served is spam (docs/api-decisions.md); 0 = off. */
+    formMinFillMs: number;
+    /** One confirmation per address and endpoint in this window; 0 = no cap. */
+    confirmationIntervalMs: number;
   };
   /** How accepted leads are delivered (docs/delivery.md). */
   delivery: {
@@ -144,6 +148,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         env.TRUST_PROXY === undefined || env.TRUST_PROXY === 'false'
           ? false
           : addressList(env.TRUST_PROXY, 'TRUST_PROXY'),
+      formMinFillMs: env.FORM_MIN_FILL_SECONDS * 1000,
+      confirmationIntervalMs: env.CONFIRMATION_INTERVAL_HOURS * 60 * 60 * 1000,
     },
     delivery: {
       mode: env.DELIVERY,

@@ -267,6 +267,19 @@ export const EnvSchema = Type.Object({
     description:
       'POSTs per client address, minute and endpoint, then 429 `rate_limited`; `0` = off',
   }),
+  FORM_MIN_FILL_SECONDS: integer({
+    minimum: 0,
+    maximum: 60,
+    default: 3,
+    description:
+      'A site form sent sooner after its page was served is journaled as `spam`, never delivered; `0` = no time check',
+  }),
+  CONFIRMATION_INTERVAL_HOURS: integer({
+    minimum: 0,
+    default: 24,
+    description:
+      'At most one confirmation e-mail per address and endpoint in this many hours; `0` = no cap',
+  }),
   // Addresses and CIDRs only: `true` would let any client name its own address in X-Forwarded-For
   // and dodge the limit; a hop count cannot be checked by Fastify 5. Parsed again in loadConfig.
   TRUST_PROXY: Type.Optional(
