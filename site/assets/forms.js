@@ -1,10 +1,10 @@
-/* global document, window, fetch, FormData, crypto */
+/* global document, window, fetch, FormData, URLSearchParams, crypto */
 /*
  * Progressive enhancement of the lead forms (docs/site.md). Without this file each form is a plain HTML
  * post answered 303 → its thank-you page, or its page again with a message by each field to fix.
- * With it, the same fields go as JSON; the same messages (the form's data-error-* attributes) appear
- * by each field before sending and after a refusal, go away as the field is corrected; long texts
- * show a counter, and nothing typed is cut. External file, no inline script: the CSP stays strict.
+ * With it, the same form post goes by fetch and is answered in JSON; the same messages (the form's
+ * data-error-* attributes) appear by each field before sending and after a refusal, go away as the
+ * field is corrected; long texts show a counter, and nothing typed is cut. External file, no inline script: the CSP stays strict.
  */
 (function () {
   'use strict';
@@ -14,22 +14,17 @@
   var NETWORK_MESSAGE =
     'La demande n’a pas pu partir\u00a0: vérifiez votre connexion à Internet, puis réessayez.';
 
-  /** Same shape as the API reads a form (spec 4 rule 1): repeated fields comma-joined, blanks left out. */
+  /**
+   * The same form post a browser sends without this script (spec 4 rule 1), blanks left out: the bot
+   * trap's fields travel with it, which the API reads from form posts only (docs/api-decisions.md).
+   */
   function bodyOf(form) {
-    var body = Object.create(null);
+    var body = new URLSearchParams();
     new FormData(form).forEach(function (value, name) {
-      if (typeof value !== 'string' || value.trim() === '') return;
-      // formData[Question] (the questionnaire) and consent[version] become nested objects.
-      var nested = /^(formData|consent)\[(.*)\]$/.exec(name);
-      if (nested) {
-        body[nested[1]] = body[nested[1]] || Object.create(null);
-        body[nested[1]][nested[2]] = value;
-      } else {
-        body[name] = name in body ? body[name] + ',' + value : value;
-      }
+      if (typeof value === 'string' && value.trim() !== '') body.append(name, value);
     });
-    if (!body.SMS) delete body.SMS__COUNTRY_CODE;
-    return body;
+    if (!body.has('SMS')) body.delete('SMS__COUNTRY_CODE');
+    return body.toString();
   }
 
   /** Works outside secure contexts too, where crypto.randomUUID is missing. */
@@ -248,7 +243,7 @@
       var problems = localProblems(form);
       if (problems.length) return showProblems(form, problems);
       setStatus(form, '');
-      var body = JSON.stringify(bodyOf(form));
+      var body = bodyOf(form);
       // Idempotency-Key (docs/reliability.md): the same body sent again reuses it, whatever the first
       // attempt got (no answer, 502, 500): it is the same lead, never a second one (docs/delivery.md).
       var key = retry && retry.body === body ? retry.key : newKey();
@@ -258,7 +253,7 @@
       fetch(form.action, {
         method: 'POST',
         headers: {
-          'Content-Type': 'application/json',
+          'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8',
           Accept: 'application/json',
           'Idempotency-Key': key,
         },

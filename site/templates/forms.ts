@@ -12,6 +12,7 @@ import {
   inputField,
   requiredMark,
 } from './form-fields.ts';
+import { botTrap } from './bot-trap.ts';
 import { attributes, escapeHtml } from './html.ts';
 import { describeControls, webMcpForm } from './webmcp.ts';
 
@@ -55,6 +56,7 @@ function form(action: string, label: string, content: string): string {
   const endpoint = leadKindAt(action)!;
   return `<form class="lead-form" method="post"${attributes({ action, 'aria-label': label, 'data-thank-you': thanks, ...ERROR_ATTRIBUTES, ...webMcpForm(endpoint) })} data-lead-form>
 ${describeControls(content, endpoint)}
+${botTrap(endpoint)}
 </form>`;
 }
 

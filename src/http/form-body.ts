@@ -1,3 +1,5 @@
+import { FORM_TOKEN_FIELD, HONEYPOT_FIELD } from '../schemas/bot-trap.ts';
+
 type FormValues = Map<string, string[]>;
 
 /** How many times each flat field came, for the fields a form sent more than once (non-empty). */
@@ -9,6 +11,23 @@ const repetitions = new WeakMap<object, ReadonlyMap<string, number>>();
  */
 export function repeatedFieldsOf(body: unknown): ReadonlyMap<string, number> {
   return (typeof body === 'object' && body !== null && repetitions.get(body)) || new Map();
+}
+
+/** The bot trap's fields of a site form (src/schemas/bot-trap.ts), as sent; absent ones undefined. */
+export interface TrapFields {
+  honeypot?: string;
+  token?: string;
+}
+
+/**
+ * The trap's fields are taken out of a form body before the schema sees it (the lead never holds
+ * them, and an agent's JSON body stays strict: docs/api-decisions.md, "Bot trap").
+ */
+const trapFields = new WeakMap<object, TrapFields>();
+
+/** The trap fields a form body carried; undefined for a body that is not a parsed form (JSON). */
+export function trapFieldsOf(body: unknown): TrapFields | undefined {
+  return typeof body === 'object' && body !== null ? trapFields.get(body) : undefined;
 }
 
 /*
@@ -44,6 +63,7 @@ export function parseFormBody(body: string): Record<string, unknown> {
   }
   const result = Object.create(null) as Record<string, unknown>;
   const repeated = new Map<string, number>();
+  const trap = takeTrapFields(fields);
   for (const [name, values] of fields) {
     if (Array.isArray(values)) {
       const sent = values.filter((value) => value !== '').length;
@@ -60,7 +80,18 @@ export function parseFormBody(body: string): Record<string, unknown> {
     result[name] = group;
   }
   repetitions.set(result, repeated);
+  trapFields.set(result, trap);
   return result;
+}
+
+/** Removes the trap's fields from `fields`; a field sent twice keeps all it said (comma-joined). */
+function takeTrapFields(fields: Map<string, string[] | FormValues>): TrapFields {
+  const take = (name: string) => {
+    const values = fields.get(name);
+    fields.delete(name);
+    return Array.isArray(values) ? values.join(',') : values && '(group)';
+  };
+  return { honeypot: take(HONEYPOT_FIELD), token: take(FORM_TOKEN_FIELD) };
 }
 
 function join(values: string[]): string | undefined {

@@ -51,40 +51,58 @@ function readIfPresent(path: string): Buffer | undefined {
   return existsSync(path) ? readFileSync(path) : undefined;
 }
 
+/** The ETag of one encoding of a body whose identity bytes hash to `hash` (`W/` when `weak`). */
+export function etagOf(hash: string, encoding: Encoding, weak = false): string {
+  const suffix = encoding === 'identity' ? '' : encoding === 'br' ? '-br' : '-gz';
+  return `${weak ? 'W/' : ''}"${hash}${suffix}"`;
+}
+
+export function hashOf(identity: Buffer | string): string {
+  return createHash('sha256').update(identity).digest('base64url').slice(0, 22);
+}
+
+/** One encoding of a file of type `file` (its name gives the type), every header computed now. */
+export function representationOf(
+  file: string,
+  identity: Buffer,
+  body: Buffer,
+  encoding: Encoding,
+  etag: string,
+  options: FileOptions,
+): Representation {
+  const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
+  const common = {
+    etag,
+    'cache-control': options.cacheControl,
+    ...(options.vary && { vary: options.vary }),
+  };
+  const headers: Record<string, string> = {
+    'content-type': type,
+    ...common,
+    ...(encoding !== 'identity' && { 'content-encoding': encoding }),
+    // Agents budget their context with it (about four characters a token).
+    ...(extname(file) === '.md' && {
+      'x-markdown-tokens': String(Math.ceil(identity.toString('utf8').length / 4)),
+    }),
+    ...(type.startsWith('text/html') && HTML_SECURITY_HEADERS),
+    ...options.extraHeaders,
+  };
+  return {
+    body,
+    etag,
+    notModified: common,
+    headers,
+    flatHeaders: [...Object.entries(headers).flat(), 'content-length', String(body.length)],
+    flatNotModified: Object.entries(common).flat(),
+  };
+}
+
 /** Reads a file and its precompressed .br/.gz siblings; strong ETags differ per encoding. */
 export function loadFile(dir: string, file: string, options: FileOptions): StaticFile {
   const identity = readFileSync(join(dir, file));
-  const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 22);
-  const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
-  const isMarkdown = extname(file) === '.md';
-  const representation = (body: Buffer, encoding: Encoding): Representation => {
-    const etag =
-      encoding === 'identity' ? `"${hash}"` : `"${hash}-${encoding === 'br' ? 'br' : 'gz'}"`;
-    const common = {
-      etag,
-      'cache-control': options.cacheControl,
-      ...(options.vary && { vary: options.vary }),
-    };
-    const headers: Record<string, string> = {
-      'content-type': type,
-      ...common,
-      ...(encoding !== 'identity' && { 'content-encoding': encoding }),
-      // Agents budget their context with it (about four characters a token).
-      ...(isMarkdown && {
-        'x-markdown-tokens': String(Math.ceil(identity.toString('utf8').length / 4)),
-      }),
-      ...(type.startsWith('text/html') && HTML_SECURITY_HEADERS),
-      ...options.extraHeaders,
-    };
-    return {
-      body,
-      etag,
-      notModified: common,
-      headers,
-      flatHeaders: [...Object.entries(headers).flat(), 'content-length', String(body.length)],
-      flatNotModified: Object.entries(common).flat(),
-    };
-  };
+  const hash = hashOf(identity);
+  const representation = (body: Buffer, encoding: Encoding) =>
+    representationOf(file, identity, body, encoding, etagOf(hash, encoding), options);
   const result: StaticFile = { identity: representation(identity, 'identity') };
   const br = readIfPresent(join(dir, `${file}.br`));
   const gzip = readIfPresent(join(dir, `${file}.gz`));

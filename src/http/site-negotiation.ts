@@ -87,9 +87,10 @@ function decideEncoding(
   return 'identity';
 }
 
-/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/ prefixes are ignored. */
+/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/ prefixes are ignored on both sides. */
 export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+  const opaque = etag.startsWith('W/') ? etag.slice(2) : etag;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === opaque);
 }

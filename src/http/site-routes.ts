@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { FormTokens } from './form-token.ts';
+import { hasTokenSlot, liveFormPage } from './live-form-page.ts';
 import { loadFile, readManifest, type Representation, type StaticFile } from './site-files.ts';
 import { matchesEtag, pickEncoding, prefersMarkdown } from './site-negotiation.ts';
 
@@ -13,9 +15,10 @@ export interface Selected {
 }
 
 function select(headers: IncomingHttpHeaders, file: StaticFile, status: 200 | 404): Selected {
+  // `in`, not a read: a form page compresses an encoding only once a request picks it.
   const encoding = pickEncoding(headers['accept-encoding'], {
-    br: file.br !== undefined,
-    gzip: file.gzip !== undefined,
+    br: 'br' in file,
+    gzip: 'gzip' in file,
   });
   const representation = file[encoding] ?? file.identity;
   if (status === 200 && matchesEtag(headers['if-none-match'], representation.etag)) {
@@ -42,9 +45,14 @@ export interface SiteHandlers {
 /**
  * Serves dist/ from memory (@fastify/static is ~6× slower than nginx: docs/performance.md): every
  * file and its headers are loaded once here, and a request only picks a representation. GET and
- * HEAD. The same table answers through Fastify and through the page fast path.
+ * HEAD. The same table answers through Fastify and through the page fast path. With `formTokens`,
+ * a page with a form gets a signed time in its token input (src/http/live-form-page.ts).
  */
-export function registerSite(app: FastifyInstance, dir: string): SiteHandlers {
+export function registerSite(
+  app: FastifyInstance,
+  dir: string,
+  { formTokens }: { formTokens?: FormTokens } = {},
+): SiteHandlers {
   const manifest = readManifest(dir);
   const files = new Map<string, (headers: IncomingHttpHeaders) => Selected>();
   const route = (url: string, choose: (headers: IncomingHttpHeaders) => Selected) => {
@@ -60,11 +68,15 @@ export function registerSite(app: FastifyInstance, dir: string): SiteHandlers {
     const markdownUrl = `${manifest.siteUrl}${page.markdownPath}`;
     const canonical = `${manifest.siteUrl}${page.path}`;
     const vary = 'Accept, Accept-Encoding';
-    const html = loadFile(dir, page.html, {
-      cacheControl: PAGE_CACHE,
+    const htmlOptions = {
       vary,
       extraHeaders: { link: `<${markdownUrl}>; rel="alternate"; type="text/markdown"` },
-    });
+    };
+    const staticHtml = loadFile(dir, page.html, { ...htmlOptions, cacheControl: PAGE_CACHE });
+    const html =
+      formTokens && hasTokenSlot(staticHtml.identity.body.toString('utf8'))
+        ? liveFormPage(dir, page.html, htmlOptions, formTokens)
+        : () => staticHtml;
     const negotiated = loadFile(dir, page.markdown, {
       cacheControl: PAGE_CACHE,
       vary,
@@ -76,7 +88,7 @@ export function registerSite(app: FastifyInstance, dir: string): SiteHandlers {
       extraHeaders: { link: `<${canonical}>; rel="canonical"` },
     });
     route(page.path, (headers) =>
-      select(headers, prefersMarkdown(headers.accept) ? negotiated : html, 200),
+      select(headers, prefersMarkdown(headers.accept) ? negotiated : html(), 200),
     );
     route(page.markdownPath, (headers) => select(headers, markdown, 200));
     if (page.path !== '/') {
