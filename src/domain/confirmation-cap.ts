@@ -2,7 +2,7 @@ import type { Destination } from './destination.ts';
 import type { Lead } from './lead.ts';
 import { emailOf } from './lead.ts';
 
-/** docs/reliability.md, "Hostile input": one confirmation per address, endpoint and 24 hours by default. */
+/** docs/reliability.md, "Hostile input": one confirmation per address, endpoint and 24 hours (the default). */
 export const CONFIRMATION_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -43,12 +43,14 @@ export async function mayConfirm(
 export function withConfirmationCap(
   destination: Destination,
   sends: ConfirmationSends,
+  intervalMs = CONFIRMATION_INTERVAL_MS,
 ): Destination {
+  const hours = Math.round(intervalMs / 3_600_000);
   return {
     ...destination,
     async deliver(lead, signal) {
-      if (!(await mayConfirm(sends, lead, lead.receivedAt))) {
-        return 'not sent: this address had a confirmation from this form within 24 h';
+      if (!(await mayConfirm(sends, lead, lead.receivedAt, intervalMs))) {
+        return `not sent: this address had a confirmation from this form within ${hours} h`;
       }
       return destination.deliver(lead, signal);
     },

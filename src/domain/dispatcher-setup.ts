@@ -20,10 +20,14 @@ export function createDispatcherFor(
   const { delivery } = config;
   return createDispatcher({
     deliveries: loggedDeliveries(deliveries, log),
-    // docs/reliability.md: one confirmation per address, endpoint and 24 hours, across nodes.
+    // docs/reliability.md: one confirmation per address, endpoint and CONFIRMATION_INTERVAL_HOURS, across nodes.
     destinations: provider.destinations.map((destination) =>
       destination.name === CONFIRMATION_DESTINATION
-        ? withConfirmationCap(destination, store.confirmations)
+        ? withConfirmationCap(
+            destination,
+            store.confirmations,
+            config.limits.confirmationIntervalMs,
+          )
         : destination,
     ),
     alertAgency: loggedAlert((dead, signal) => provider.alertAgency(dead, signal), log),
