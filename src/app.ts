@@ -6,6 +6,7 @@ import type { Dispatcher } from './domain/dispatcher.ts';
 import { startIdempotencySweep } from './domain/idempotency-sweep.ts';
 import { createIntake } from './domain/intake.ts';
 import { registerApi } from './http/api-plugin.ts';
+import { createBotTrap } from './http/bot-trap.ts';
 import { ignoreBodies } from './http/body-parsers.ts';
 import { apiErrors } from './schemas/error-catalog.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
@@ -121,10 +122,12 @@ export async function buildApp({
     dispatcher,
     mode: config.delivery.mode,
   });
+  const botTrap = createBotTrap(await store.secret('form-token'), config.limits.formMinFillMs);
   await registerApi(app, {
     intake,
     bodyLimit,
     rateLimit,
+    botTrap,
     ...(siteDir && { formPages: readFormPages(siteDir) }),
   });
   await registerMcp(app, { intake, siteUrl: config.siteUrl, siteDir, rateLimit });
@@ -133,7 +136,7 @@ export async function buildApp({
   });
   app.addHook('onClose', async () => sweep.stop());
   registerOpenApiRoute(app, config.siteUrl);
-  const site = siteDir ? registerSite(app, siteDir) : undefined;
+  const site = siteDir ? registerSite(app, siteDir, { botTrap }) : undefined;
   pageFastPath.serve(site?.files);
   // While closing, every request goes through Fastify, which answers 503 and closes the connection.
   app.addHook('preClose', async () => pageFastPath.serve(undefined));

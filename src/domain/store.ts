@@ -55,6 +55,11 @@ export interface Store {
   purgeReceivedBefore(before: Date): Promise<number>;
   /** The rights of access and erasure of each person (docs/consent.md). */
   readonly people: People;
+  /**
+   * A random key per purpose, made by whichever node asks first and shared by every node on the
+   * database (the bot trap's token key: docs/api-decisions.md, "Bot trap").
+   */
+  secret(purpose: string): Promise<string>;
   /** Throws when the database cannot be reached (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

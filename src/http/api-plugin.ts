@@ -3,6 +3,7 @@ import type { Intake } from '../domain/intake.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
 import { API_PREFIX, LEAD_KINDS, type LeadKindDescriptor } from '../schemas/lead-kinds.ts';
 import { ignoreBodies, registerBodyParsers } from './body-parsers.ts';
+import type { BotTrap } from './bot-trap.ts';
 import { formErrorHandler } from './form-error-answer.ts';
 import type { FormPages } from './form-pages.ts';
 import { registerLeadRoutes } from './lead-routes.ts';
@@ -12,6 +13,8 @@ export interface ApiOptions {
   intake: Intake;
   bodyLimit: number;
   rateLimit: RateLimitSettings;
+  /** Catches the site's form posts sent by bots (docs/api-decisions.md, "Bot trap"). */
+  botTrap: Pick<BotTrap, 'caught'>;
   /** The site's forms, for a browser's form post that fails validation (docs/api-decisions.md). */
   formPages?: FormPages;
   kinds?: readonly LeadKindDescriptor[];
@@ -28,7 +31,7 @@ const api: FastifyPluginAsync<ApiOptions> = async (scope, options) => {
   // goes on to the app's error handler (the ErrorResponse of spec 2.5).
   scope.setErrorHandler(formErrorHandler(options.formPages, options.bodyLimit));
   await registerRateLimit(scope, options.rateLimit);
-  registerLeadRoutes(scope, options.intake, options.kinds ?? LEAD_KINDS);
+  registerLeadRoutes(scope, options.intake, options.botTrap, options.kinds ?? LEAD_KINDS);
   await scope.register(notFoundAnswer);
 };
 

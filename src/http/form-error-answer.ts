@@ -2,11 +2,14 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../schemas/error-catalog.ts';
 import { FORM_REFUSALS, rateLimitedMessage } from '../schemas/form-messages.ts';
 import { isBrowserFormPost } from './body-parsers.ts';
+import { TOKEN_SHAPE } from './bot-trap.ts';
 import { toApiError } from './error-handler.ts';
 import { fieldProblems } from './field-problems.ts';
+import { trapFieldsOf } from './form-body.ts';
 import { formErrorPage } from './form-error-page.ts';
 import type { FormPages } from './form-pages.ts';
 import { formRefusalPage } from './form-refusal-page.ts';
+import { withToken } from './live-form-page.ts';
 import { HTML_SECURITY_HEADERS } from './site-files.ts';
 
 /**
@@ -48,6 +51,16 @@ function pageFor(
   const action = request.url.split('?')[0] ?? request.url;
   const page = formPages.pageFor(request, action);
   if (page === undefined) return undefined;
+  return withSentToken(request, answerPage(page, action, request, error, apiError));
+}
+
+function answerPage(
+  page: string,
+  action: string,
+  request: FastifyRequest,
+  error: FastifyError,
+  apiError: ApiError,
+): string | undefined {
   if (error.validation) {
     const values = (request.body ?? {}) as Record<string, unknown>;
     return formErrorPage(page, action, values, fieldProblems(error.validation as never));
@@ -59,4 +72,13 @@ function pageFor(
       return formRefusalPage(page, action, rateLimitedMessage(apiError.headers['retry-after']!));
   }
   return undefined;
+}
+
+/**
+ * The bot trap's token goes back as it came (docs/api-decisions.md, "Bot trap"): the time to
+ * correct a field adds to the time already spent, so a quick fix is never judged too fast.
+ */
+function withSentToken(request: FastifyRequest, html: string | undefined): string | undefined {
+  const token = trapFieldsOf(request.body)?.token;
+  return html && token && TOKEN_SHAPE.test(token) ? withToken(html, token) : html;
 }

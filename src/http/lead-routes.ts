@@ -8,6 +8,7 @@ import {
 } from '../schemas/lead-kinds.ts';
 import { SuccessResponseSchema } from '../schemas/responses.ts';
 import { isBrowserFormPost, requireSupportedMediaType } from './body-parsers.ts';
+import type { BotTrap } from './bot-trap.ts';
 import { splitConsent } from './consent-evidence.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
 import { idempotencyKeyOf } from './idempotency-key.ts';
@@ -17,6 +18,7 @@ import { bindLeadId } from './logging.ts';
 export function registerLeadRoutes(
   api: FastifyInstance,
   intake: Intake,
+  botTrap: Pick<BotTrap, 'caught'>,
   kinds: readonly LeadKindDescriptor[] = LEAD_KINDS,
 ): void {
   const refusedMethods = api.supportedMethods.filter(
@@ -32,11 +34,13 @@ export function registerLeadRoutes(
       preValidation: requireSupportedMediaType,
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const { data, consent } = splitConsent(request);
+        // docs/api-decisions.md, "Bot trap": a caught post is answered as any other below.
         const outcome = await intake.submit(
           { kind: endpoint.kind, data } as LeadRequest,
           idempotencyKeyOf(request),
           consent,
           (leadId) => bindLeadId(request, reply, leadId),
+          { spam: botTrap.caught(request.body, Date.now()) },
         );
         if (isBrowserFormPost(request)) return reply.redirect(endpoint.thankYouPath, 303);
         return endpoint.answersExisting

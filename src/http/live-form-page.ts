@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { FORM_TOKEN_FIELD, FORM_TOKEN_PLACEHOLDER } from '../schemas/bot-trap.ts';
-import type { FormTokens } from './form-token.ts';
+import type { BotTrap } from './bot-trap.ts';
 import {
   etagOf,
   hashOf,
@@ -50,7 +50,7 @@ const COMPRESS: Record<Exclude<Encoding, 'identity'>, (body: Buffer) => Buffer> 
 };
 
 /**
- * A built page with a form, served with a signed time in its token input (src/http/form-token.ts).
+ * A built page with a form, served with a signed time in its token input (src/http/bot-trap.ts).
  * The page is rendered again lazily, at most once a second (the token's resolution), and each
  * encoding compressed only when a request asks for it, so a page view still costs one lookup. The
  * ETag is weak and the same every second: a 304 leaves the cache its copy, whose older token only
@@ -60,7 +60,7 @@ export function liveFormPage(
   dir: string,
   file: string,
   options: Omit<FileOptions, 'cacheControl'>,
-  tokens: FormTokens,
+  trap: Pick<BotTrap, 'issue'>,
   now: () => number = Date.now,
 ): () => StaticFile {
   const template = readFileSync(join(dir, file), 'utf8');
@@ -72,7 +72,7 @@ export function liveFormPage(
   let second = Number.NaN;
   let current: StaticFile | undefined;
   const render = (nowMs: number): StaticFile => {
-    const identity = Buffer.from(withToken(template, tokens.issue(nowMs)));
+    const identity = Buffer.from(withToken(template, trap.issue(nowMs)));
     const representation = (body: Buffer, encoding: Encoding): Representation =>
       representationOf(file, identity, body, encoding, etagOf(hash, encoding, true), fileOptions);
     const page: StaticFile = { identity: representation(identity, 'identity') };

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FormTokens } from './form-token.ts';
+import type { BotTrap } from './bot-trap.ts';
 import { hasTokenSlot, liveFormPage } from './live-form-page.ts';
 import { loadFile, readManifest, type Representation, type StaticFile } from './site-files.ts';
 import { matchesEtag, pickEncoding, prefersMarkdown } from './site-negotiation.ts';
@@ -45,13 +45,13 @@ export interface SiteHandlers {
 /**
  * Serves dist/ from memory (@fastify/static is ~6× slower than nginx: docs/performance.md): every
  * file and its headers are loaded once here, and a request only picks a representation. GET and
- * HEAD. The same table answers through Fastify and through the page fast path. With `formTokens`,
+ * HEAD. The same table answers through Fastify and through the page fast path. With `botTrap`,
  * a page with a form gets a signed time in its token input (src/http/live-form-page.ts).
  */
 export function registerSite(
   app: FastifyInstance,
   dir: string,
-  { formTokens }: { formTokens?: FormTokens } = {},
+  { botTrap }: { botTrap?: Pick<BotTrap, 'issue'> } = {},
 ): SiteHandlers {
   const manifest = readManifest(dir);
   const files = new Map<string, (headers: IncomingHttpHeaders) => Selected>();
@@ -74,8 +74,8 @@ export function registerSite(
     };
     const staticHtml = loadFile(dir, page.html, { ...htmlOptions, cacheControl: PAGE_CACHE });
     const html =
-      formTokens && hasTokenSlot(staticHtml.identity.body.toString('utf8'))
-        ? liveFormPage(dir, page.html, htmlOptions, formTokens)
+      botTrap && hasTokenSlot(staticHtml.identity.body.toString('utf8'))
+        ? liveFormPage(dir, page.html, htmlOptions, botTrap)
         : () => staticHtml;
     const negotiated = loadFile(dir, page.markdown, {
       cacheControl: PAGE_CACHE,

@@ -7,6 +7,7 @@ import { SqlDeliveries } from './sql-deliveries.ts';
 import { SqlPeople } from './sql-people.ts';
 import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
 import { SqlRateBudgets } from './sql-rate-budgets.ts';
+import { databaseSecret } from './sql-secrets.ts';
 import type { Database, LeadsTable } from './tables.ts';
 
 export interface SqlStoreOptions {
@@ -68,6 +69,10 @@ export class SqlStore implements Store {
         .executeTakeFirst();
       return Number(deleted.numDeletedRows);
     });
+  }
+
+  secret(purpose: string): Promise<string> {
+    return databaseSecret(this.db, purpose);
   }
 
   async ping(): Promise<void> {

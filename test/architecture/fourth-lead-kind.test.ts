@@ -1,3 +1,4 @@
+import { createBotTrap } from '../../src/http/bot-trap.ts';
 import Fastify from 'fastify';
 import { Type, type Static } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +69,7 @@ describe('a fourth lead kind needs one schema and one descriptor (docs/architect
       intake,
       bodyLimit: 65536,
       rateLimit: { perMinute: 0 },
+      botTrap: createBotTrap('test key', 3000),
       kinds: KINDS,
     });
     await app.ready();

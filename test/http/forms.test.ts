@@ -175,13 +175,14 @@ describe('spec 4 rule 1: form fields', () => {
   });
 
   it('an unknown form field is invalid_field, as in JSON', async () => {
-    const fields: [string, string][] = [...contactForm, ['website', 'https://spam.example']];
+    // Not `website`: the site forms' honeypot (docs/api-decisions.md, "Bot trap"), never a field.
+    const fields: [string, string][] = [...contactForm, ['homepage', 'https://spam.example']];
     const error = expectApiError(
       await postForm(t.app, '/api/contact', fields),
       400,
       'invalid_field',
     );
-    expect(error.message).toContain('« website »');
+    expect(error.message).toContain('« homepage »');
   });
 
   it('a percent-encoded form decodes accents, "+" and "&" exactly', async () => {

@@ -49,8 +49,9 @@ async function open(path: string, javaScriptEnabled: boolean) {
   page.on('request', (request) => {
     if (request.method() === 'POST') posts.push(request);
   });
+  const servedAt = Date.now();
   expect((await page.goto(served.origin + path))?.status(), path).toBe(200);
-  return { page, problems, posts };
+  return { page, problems, posts, servedAt };
 }
 
 async function leadsFor(email: string) {
@@ -81,27 +82,35 @@ describe.skipIf(!hasChromium())(
   () => {
     for (const javaScript of [true, false]) {
       for (const target of FORMS) {
-        const mode = javaScript ? 'with JavaScript (JSON)' : 'without JavaScript (HTML post, 303)';
+        const mode = javaScript
+          ? 'with JavaScript (form post by fetch, JSON answer)'
+          : 'without JavaScript (HTML post, 303)';
         it(`${target.path}: filled with the keyboard and sent ${mode}, lands on ${thankYouOf(target.action)} and in the journal`, async () => {
-          const { page, problems, posts } = await open(target.path, javaScript);
+          const { page, problems, posts, servedAt } = await open(target.path, javaScript);
           const email = `${target.path.split('/').pop()}-${javaScript ? 'js' : 'sans-js'}@exemple.fr`;
           const form = page.locator(`form[action="${target.action}"]`).first();
           // What the page itself carries (sector, TOOL_SOURCE, source) must reach the journal too;
           // the consent declaration is kept apart from the lead's data (docs/api-decisions.md).
           const hidden = await form
-            .locator('input[type=hidden]:not([name^="consent["])')
+            .locator('input[type=hidden]:not([name^="consent["]):not([name="form_token"])')
             .evaluateAll((inputs: HTMLInputElement[]) =>
               Object.fromEntries(inputs.map((input) => [input.name, input.value])),
             );
           const filled = await fillWithKeyboard(page, form, email);
           expect(filled.problems).toEqual([]);
+          // A person takes at least the minimum fill time; a keyboard robot may not (bot-trap.test.ts).
+          const minFillMs = served.test.config.limits.formMinFillMs;
+          await page.waitForTimeout(Math.max(0, servedAt + minFillMs - Date.now()));
           await page.keyboard.press('Enter'); // on the submit button, where the walk stopped
 
           await expectThankYou(page, target.action);
           expect(posts.map((post) => post.url())).toEqual([served.origin + target.action]);
+          // Both send the form post, bot trap included (docs/api-decisions.md, "Bot trap").
           expect(posts[0]?.headers()['content-type']).toMatch(
-            javaScript ? /^application\/json/ : /^application\/x-www-form-urlencoded/,
+            /^application\/x-www-form-urlencoded/,
           );
+          expect(posts[0]?.postData()).toMatch(/(^|&)form_token=\d+\.[\w-]{22}(&|$)/);
+          if (javaScript) expect(posts[0]?.headers().accept).toBe('application/json');
           const [entry, ...others] = await leadsFor(email);
           expect(others).toEqual([]);
           expect(entry?.lead.kind).toBe(target.kind);

@@ -7,6 +7,10 @@ import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { buildTestSite, type TestSite } from '../helpers/site.ts';
 import { formsOf, unescapeHtml, type ScannedForm } from './html-scan.ts';
 import { currentWording } from '../../src/schemas/consent.ts';
+import { FORM_TOKEN_FIELD, HONEYPOT_FIELD } from '../../src/schemas/bot-trap.ts';
+
+/** The bot trap's fields (docs/api-decisions.md, "Bot trap") are no lead fields: test/hardening/bot-trap.test.ts. */
+const TRAP_FIELDS = [HONEYPOT_FIELD, FORM_TOKEN_FIELD];
 
 let site: TestSite;
 let test: TestApp;
@@ -44,7 +48,7 @@ function submission(form: ScannedForm): URLSearchParams {
   const body = new URLSearchParams();
   const picked = new Set<string>();
   for (const control of form.controls) {
-    if (!control.name) continue;
+    if (!control.name || control.name === HONEYPOT_FIELD) continue;
     if (control.type === 'hidden') body.append(control.name, control.value ?? '');
     else if (control.type === 'checkbox' || control.type === 'radio') {
       if (!picked.has(control.name)) body.append(control.name, control.value ?? 'on');
@@ -80,6 +84,7 @@ describe('site forms match the API schemas (docs/site.md)', () => {
           expect(control.required, `${page}: consent`).toBe('');
           continue;
         }
+        if (TRAP_FIELDS.includes(control.name)) continue;
         // formData[Question] and consent[version] are fields of the objects formData and consent.
         const field = control.name.replace(/\[.*$/, '');
         names.add(field);
@@ -143,7 +148,10 @@ describe('site forms match the API schemas (docs/site.md)', () => {
       const visible = unescapeHtml(form.html.replace(/<[^>]+>/g, ''));
       expect(visible, page).toContain(wording.text);
       // Between the wording and the submit button: no other field, only the box to tick.
-      const tail = form.html.slice(form.html.indexOf('consent[version]'));
+      const tail = form.html.slice(
+        form.html.indexOf('consent[version]'),
+        form.html.indexOf('</button>'),
+      );
       expect(tail, page).toContain('<button type="submit"');
       const fields = [...tail.matchAll(/<(input|textarea|select)\b([^>]*)>/g)].map((m) => m[2]!);
       expect(fields.filter((attributes) => !/type="(hidden|checkbox)"/.test(attributes))).toEqual(

@@ -1,3 +1,4 @@
+import { HONEYPOT_FIELD } from '../../src/schemas/bot-trap.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,11 @@ describe('WebMCP attributes on every built form', () => {
       const sector = /secteurs\/(\w+)\//.exec(page)?.[1];
       for (const control of form.controls) {
         if (!control.name || control.type === 'hidden') continue;
+        if (control.name === HONEYPOT_FIELD) {
+          // The bot trap (docs/api-decisions.md): an agent is told to leave it empty.
+          expect(control.toolparamdescription, page).toMatch(/Leave this field empty/);
+          continue;
+        }
         const question = /^formData\[(.+)\]$/.exec(control.name)?.[1];
         if (question !== undefined) {
           expect(properties).toHaveProperty('formData');
