@@ -4,6 +4,7 @@ import { privacySettings } from '../../site/privacy-notice.ts';
 import { SampleIdentityError } from '../../site/identity-check.ts';
 import { InvalidConfigError, loadConfig } from '../config.ts';
 import { LEAD_STATUSES, type LeadStatus } from '../domain/store.ts';
+import { LEAD_KINDS, type LeadKind } from '../schemas/lead-kinds.ts';
 import { renderEnvExample } from '../config/env-example.ts';
 import { startServer } from '../server.ts';
 import { DatabaseUnavailableError } from '../store/postgres-database.ts';
@@ -164,10 +165,10 @@ program
   .argument('<url>', 'adresse http(s) du destinataire')
   .addOption(
     new Option('--kind <kind>', 'type de demande')
-      .choices(['contact', 'subscribe', 'audit'])
+      .choices(LEAD_KINDS.map((kind) => kind.kind))
       .default('contact'),
   )
-  .action(async (url: string, options: { kind: 'contact' | 'subscribe' | 'audit' }) => {
+  .action(async (url: string, options: { kind: LeadKind }) => {
     if (!(await testWebhook(loadConfig(), url, options.kind, process.stdout))) process.exitCode = 1;
   });
 

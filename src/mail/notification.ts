@@ -1,3 +1,4 @@
+import { questionnaireSector } from '../domain/audit-answers.ts';
 import type { Lead } from '../domain/lead.ts';
 import { emailOf, firstNameOf } from '../domain/lead.ts';
 import { leadKindOf, textField, type LeadKindDescriptor } from '../schemas/lead-kinds.ts';
@@ -8,8 +9,11 @@ import { escapeHtml, headerSafe, type MailMessage, type MailSettings } from './m
 const OFF_QUESTIONNAIRE = ' (hors questionnaire)';
 
 /** Every field of the lead, for the agency's inbox; questionnaire answers are listed one per line. */
-export function leadFields(lead: Lead): [string, string][] {
-  const sector = lead.kind === 'audit' ? lead.data.sector : undefined;
+export function leadFields(
+  lead: Lead,
+  kind: LeadKindDescriptor = leadKindOf(lead.kind),
+): [string, string][] {
+  const sector = questionnaireSector(lead, kind);
   const rows: [string, string][] = [];
   for (const [name, value] of Object.entries(lead.data)) {
     if (typeof value === 'string') rows.push([name, value]);
@@ -28,7 +32,7 @@ export function agencyNotification(
   settings: MailSettings,
   kind: LeadKindDescriptor = leadKindOf(lead.kind),
 ): MailMessage {
-  const fields = leadFields(lead);
+  const fields = leadFields(lead, kind);
   const who = headerSafe(firstNameOf(lead, kind), 60);
   const detail = textField(lead.data, kind.fields.subjectDetail);
   const title = `${kind.notificationTitle}${detail ? ` (${detail})` : ''}`;

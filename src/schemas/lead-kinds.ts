@@ -41,6 +41,12 @@ export interface LeadKindDescriptor<K extends string = string, S extends TObject
     /** A field whose value completes the agency's notification subject, e.g. the audited sector. */
     subjectDetail?: keyof Static<S> & string;
   };
+  /**
+   * Spec 2.3: a field holding answers to a sector's questionnaire (question → answer), and the field
+   * naming that sector. Its keys are filed under the questions' exact texts, and the agency's
+   * notification marks the answers no question asked.
+   */
+  questionnaire?: { answers: keyof Static<S> & string; sector: keyof Static<S> & string };
   /** Spec 2.4: the answer says whether the address was already known. */
   answersExisting: boolean;
   /** Spec 1 and 6: a confirmation e-mail goes to the sender (else only the agency is written to). */
@@ -138,6 +144,7 @@ export const LEAD_KINDS = [
       phone: 'phone',
       subjectDetail: 'sector',
     },
+    questionnaire: { answers: 'formData', sector: 'sector' },
     answersExisting: true,
     confirmsToSender: false,
     notificationTitle: 'Nouvelle demande d’audit',
@@ -168,6 +175,17 @@ export function leadKindAt(path: string): LeadKindDescriptor | undefined {
 export function textField(data: object, name: string | undefined): string | undefined {
   const value = name === undefined ? undefined : (data as Record<string, unknown>)[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** An object field of a request body (questionnaire answers), by the name a descriptor gives. */
+export function answersField(
+  data: object,
+  name: string | undefined,
+): Record<string, string> | undefined {
+  const value = name === undefined ? undefined : (data as Record<string, unknown>)[name];
+  return typeof value === 'object' && value !== null
+    ? (value as Record<string, string>)
+    : undefined;
 }
 
 const NUMBERS = ['aucun', 'un', 'deux', 'trois', 'quatre', 'cinq', 'six', 'sept', 'huit', 'neuf'];
