@@ -6,6 +6,7 @@ import { migrateToLatest, migrationStates } from './migrations.ts';
 import { backupSqlite, preMigrationBackupFile } from './sqlite-backup.ts';
 import { assertReachable, postgresDatabase, type PostgresSettings } from './postgres-database.ts';
 import { GroupCommitSqliteDialect, WalSync } from './sqlite-group-commit.ts';
+import { withStatementCache } from './sqlite-statement-cache.ts';
 import { storeConsentWordings } from './sql-consent.ts';
 import { SqlStore } from './sql-store.ts';
 import type { Store } from '../domain/store.ts';
@@ -105,7 +106,10 @@ function sqlite(dataDir: string): Opened {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
-  const dialect = new GroupCommitSqliteDialect({ database }, new WalSync(`${file}-wal`));
+  const dialect = new GroupCommitSqliteDialect(
+    { database: withStatementCache(database) },
+    new WalSync(`${file}-wal`),
+  );
   const db = new Kysely<Database>({ dialect });
   return {
     db,
