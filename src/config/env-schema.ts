@@ -103,10 +103,14 @@ export const EnvSchema = Type.Object({
     description: 'Time to get a connection',
   }),
   REDIS_URL: Type.Optional(
-    url(['redis', 'rediss'], 'Rate-limit counters in Redis instead of the database', {
-      secret: true,
-      examples: ['redis://127.0.0.1:6379'],
-    }),
+    url(
+      ['redis', 'rediss'],
+      'Rate-limit counters and Brevo rate budgets in Redis instead of the database',
+      {
+        secret: true,
+        examples: ['redis://127.0.0.1:6379'],
+      },
+    ),
   ),
 
   MAIL_PROVIDER: Type.Union([Type.Literal('outbox'), Type.Literal('brevo'), Type.Literal('smtp')], {

@@ -9,12 +9,15 @@ import { BrevoError, createBrevoClient, type BrevoClient } from './brevo-client.
 import { contactPayload, saveContact, type BrevoLists } from './brevo-contact.ts';
 import { emailPayload, sendEmail } from './brevo-email.ts';
 import { createCallBudget } from './call-budget.ts';
+import { redisRateBudgets } from './redis-rate-budgets.ts';
 import { mailDestinations, sendDeadLetterAlert, type SendMail } from './mail-destinations.ts';
 
 export interface BrevoProviderOptions {
   lists: BrevoLists;
   confirmationTemplateId?: number;
   mail: MailSettings & { from: string };
+  /** Ends the connection of a budget held in Redis. */
+  closeBudgets?: () => void;
 }
 
 /**
@@ -63,7 +66,9 @@ export class BrevoProvider implements Provider {
     }
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.options.closeBudgets?.();
+  }
 
   private readonly send: SendMail = (message, ref, signal) => {
     const payload = emailPayload(ref.id, message, {
@@ -97,8 +102,12 @@ export function createBrevoProvider(
   budgets: RateBudgets,
 ): BrevoProvider {
   const { mail } = config;
+  // docs/delivery.md: with REDIS_URL the budget lives in Redis, the database's kept as its fallback.
+  const shared = config.redisUrl
+    ? redisRateBudgets(config.redisUrl, config.database.connectTimeoutMs, budgets)
+    : undefined;
   const budget = createCallBudget(
-    budgets,
+    shared ?? budgets,
     { 'brevo:contacts': mail.brevo.contactsPerSecond, 'brevo:email': mail.brevo.emailsPerSecond },
     budgetOf,
   );
@@ -112,5 +121,6 @@ export function createBrevoProvider(
     lists: mail.brevo,
     confirmationTemplateId: mail.brevo.contactTemplateId,
     mail: { from: mail.from, agencyEmail: mail.agencyEmail, siteUrl: config.siteUrl },
+    closeBudgets: shared?.close,
   });
 }
