@@ -347,7 +347,7 @@ ${row('leadgate, Brevo stand-in limited to 10/s', brevo, `${BREVO_WINDOW_SECONDS
 
 POST ratio in queued mode (outbox): **${percent(ratio)}** of the bare route. Target ≥ 60 %: ${verdict(ratio >= 0.6)}.
 
-### The sign-up burst (issue's figures, full size)
+### The sign-up burst, full size
 
 ${burst.requests} newsletter sign-ups at ${burst.ratePerSecond}/s against the Brevo stand-in limited to
 10 contact calls a second (leadgate's budget: 8/s by default).
