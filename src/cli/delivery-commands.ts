@@ -6,6 +6,7 @@ import { describeError } from '../domain/deadline.ts';
 import { UNFINISHED_STEP_STATUSES } from '../domain/deliveries.ts';
 import type { Destination } from '../domain/destination.ts';
 import type { LeadLog } from '../domain/lead-log.ts';
+import { LEAD_STATUSES } from '../domain/lead-status.ts';
 import type { Provider } from '../domain/provider.ts';
 import type { Store } from '../domain/store.ts';
 import { createLogger } from '../http/logging.ts';
@@ -134,9 +135,14 @@ export async function dispatch(
   });
 }
 
-/** `leads status`: the backlog per destination, and the age of the oldest undelivered lead. */
+/**
+ * `leads status`: the backlog per destination (steps), the age of the oldest undelivered lead, and
+ * the leads per status under the names `leads list --status` takes, so the two commands agree.
+ */
 export async function deliveryStatus(config: Config, out: NodeJS.WritableStream) {
-  const lines = await withExistingStore(config, (store) => store.deliveries.backlog());
+  const [lines, leads] = await withExistingStore(config, (store) =>
+    Promise.all([store.deliveries.backlog(), store.countByStatus()]),
+  );
   const summary = summarizeBacklog(lines, new Date());
   for (const line of lines) {
     out.write(
@@ -150,5 +156,7 @@ export async function deliveryStatus(config: Config, out: NodeJS.WritableStream)
   out.write(
     `Total : en attente ${summary.pending}, en reprise ${summary.retrying}, abandonnées ${summary.dead} ; ${age}.\n`,
   );
-  return summary;
+  const counts = LEAD_STATUSES.map((status) => `${status} ${leads[status]}`).join(', ');
+  out.write(`Demandes (leads list --status) : ${counts}.\n`);
+  return { ...summary, leads };
 }

@@ -5,7 +5,8 @@ import { maskText } from '../domain/masking.ts';
 import { excelCsv, machineCsv, summary } from './lead-table.ts';
 import { pruneOutbox } from '../providers/outbox-pruning.ts';
 import { createStore, sqliteFile } from '../store/create-store.ts';
-import type { JournalEntry, LeadStatus, Store } from '../domain/store.ts';
+import type { LeadStatus } from '../domain/lead-status.ts';
+import type { JournalEntry, Store } from '../domain/store.ts';
 
 export async function withStore<T>(config: Config, task: (store: Store) => Promise<T>): Promise<T> {
   const store = await createStore(config);

@@ -3,7 +3,7 @@ import { ensureSiteBuilt } from '../../site/freshness.ts';
 import { privacySettings } from '../../site/privacy-notice.ts';
 import { SampleIdentityError } from '../../site/identity-check.ts';
 import { InvalidConfigError, loadConfig } from '../config.ts';
-import { LEAD_STATUSES, type LeadStatus } from '../domain/store.ts';
+import { LEAD_STATUSES, type LeadStatus } from '../domain/lead-status.ts';
 import { LEAD_KINDS, type LeadKind } from '../schemas/lead-kinds.ts';
 import { renderEnvExample } from '../config/env-example.ts';
 import { startServer } from '../server.ts';

@@ -3,24 +3,8 @@ import type { Lead } from './lead.ts';
 import type { ConfirmationSends } from './confirmation-cap.ts';
 import type { Deliveries } from './deliveries.ts';
 import type { IdempotencyKeys } from './idempotency-keys.ts';
+import type { LeadStatus } from './lead-status.ts';
 import type { RateBudgets } from './rate-budget.ts';
-
-/**
- * Sums up the lead's delivery steps: `pending` (none failed yet), `failed` (a step is being retried),
- * `dead` (a step was given up), `delivered` (every step done, or refused for good). `spam`: a site
- * form's bot trap caught it (docs/api-decisions.md, "Bot trap"); it has no step, so nothing ever
- * delivers it.
- */
-export type LeadStatus = 'pending' | 'delivered' | 'failed' | 'dead' | 'spam';
-
-/** Every status, in the order `leads list --status` offers them (docs/operations.md). */
-export const LEAD_STATUSES: readonly LeadStatus[] = [
-  'pending',
-  'failed',
-  'dead',
-  'delivered',
-  'spam',
-];
 
 /** One row of the journal, as the CLI and replay see it. */
 export interface JournalEntry {
@@ -38,6 +22,8 @@ export interface Store {
     statuses?: readonly LeadStatus[];
     kinds?: readonly LeadKind[];
   }): Promise<JournalEntry[]>;
+  /** How many leads have each status (`leads status`; the same rule as `list`'s filter). */
+  countByStatus(): Promise<Record<LeadStatus, number>>;
   /** One journal entry by id. */
   find(id: string): Promise<JournalEntry | undefined>;
   /** Leads accepted with their steps, and the steps' delivery (docs/delivery.md). */

@@ -11,6 +11,7 @@ import type {
 } from '../domain/deliveries.ts';
 import { UNFINISHED_STEP_STATUSES } from '../domain/deliveries.ts';
 import type { StepTarget } from '../domain/destination.ts';
+import { leadStatusOf } from '../domain/lead-status.ts';
 import { emailOf, normalizeEmail, type Lead } from '../domain/lead.ts';
 import { maskText } from '../domain/masking.ts';
 import { leadOf, storableText } from './lead-rows.ts';
@@ -395,15 +396,7 @@ function stepOf(row: Selectable<DeliveryStepsTable>): DeliveryStep {
 
 /** The lead's row sums up its steps: the journal's `leads list` and export read it. */
 function leadSummary(steps: Selectable<DeliveryStepsTable>[]) {
-  const statuses = new Set(steps.map((step) => step.status));
-  const finished = steps.every((step) => step.status === 'done' || step.status === 'refused');
-  const status = finished
-    ? 'delivered'
-    : statuses.has('dead')
-      ? 'dead'
-      : statuses.has('retrying')
-        ? 'failed'
-        : 'pending';
+  const status = leadStatusOf(steps.map((step) => step.status as StepStatus));
   const errors = steps
     .filter((step) => step.status !== 'done' && step.last_error)
     .map((step) => `${step.destination}: ${step.last_error}`);

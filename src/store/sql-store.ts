@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { JournalEntry, LeadStatus, Store } from '../domain/store.ts';
+import { LEAD_STATUSES, type LeadStatus } from '../domain/lead-status.ts';
+import type { JournalEntry, Store } from '../domain/store.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
 import { leadOf } from './lead-rows.ts';
 import { SqlConfirmationSends } from './sql-confirmation-sends.ts';
@@ -53,6 +54,17 @@ export class SqlStore implements Store {
     if (filter.kinds?.length) query = query.where('kind', 'in', [...filter.kinds]);
     const rows = await query.execute();
     return rows.map(toEntry);
+  }
+
+  async countByStatus(): Promise<Record<LeadStatus, number>> {
+    const rows = await this.db
+      .selectFrom('leads')
+      .select((eb) => ['status', eb.fn.countAll<number | string>().as('count')])
+      .groupBy('status')
+      .execute();
+    const counts = Object.fromEntries(LEAD_STATUSES.map((status) => [status, 0]));
+    for (const row of rows) counts[row.status] = Number(row.count);
+    return counts as Record<LeadStatus, number>;
   }
 
   async purgeReceivedBefore(before: Date): Promise<number> {
