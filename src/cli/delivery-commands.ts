@@ -89,6 +89,9 @@ export async function replayLeads(
         if ((await store.deliveries.steps(entry.lead.id)).length === 0) {
           // Journaled before delivery steps: only the server's own dispatcher knows its destinations.
           counts.failed += 1;
+          log
+            .child({ leadId: entry.lead.id })
+            .warn({}, 'replay: lead left alone, it has no step until serve or dispatch plans it');
           out.write(
             `échec    ${entry.lead.id}  aucune étape prévue : leadgate serve ou dispatch les prévoit\n`,
           );

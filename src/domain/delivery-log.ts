@@ -7,7 +7,7 @@ const stepLog = (log: LeadLog, step: ClaimedStep) =>
   log.child({ leadId: step.leadId, destination: step.destination });
 
 /**
- * docs/operations.md: one log line per step attempt, written when its outcome is journaled (so the
+ * docs/operations.md: one log line per step attempt (and per lead from before steps, planned late), written when its outcome is journaled (so the
  * log never tells more than the journal holds), with the lead's id and the destination bound.
  */
 export function loggedDeliveries(deliveries: Deliveries, log: LeadLog): Deliveries {
@@ -24,7 +24,13 @@ export function loggedDeliveries(deliveries: Deliveries, log: LeadLog): Deliveri
     }
     logOutcome(lineLog, step.attempts + 1, outcome);
   };
-  return overriding(deliveries, { settle });
+  const plan: Deliveries['plan'] = async (lead, steps, now) => {
+    await deliveries.plan(lead, steps, now);
+    log
+      .child({ leadId: lead.id })
+      .info({ destinations: steps.map((step) => step.destination) }, 'delivery: lead planned');
+  };
+  return overriding(deliveries, { settle, plan });
 }
 
 function logOutcome(log: LeadLog, attempt: number, outcome: StepOutcome): void {
