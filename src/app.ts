@@ -13,7 +13,7 @@ import { registerErrorHandler } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { readFormPages } from './http/form-pages.ts';
 import { createMetrics, measuredDeliveries, registerMetrics } from './http/metrics.ts';
-import { registerRequestIdHeader, requestIdFor } from './http/logging.ts';
+import { registerRequestIdHeader, registerRequestLog, requestIdFor } from './http/logging.ts';
 import { registerMcp } from './mcp/mcp-routes.ts';
 import { registerOpenApiRoute } from './http/openapi-route.ts';
 import { createPageFastPath } from './http/page-fast-path.ts';
@@ -91,9 +91,12 @@ export async function buildApp({
     return503OnClosing: true,
     trustProxy: config.limits.trustProxy,
     genReqId: requestIdFor,
+    // registerRequestLog writes one line per request instead (docs/operations.md).
+    disableRequestLogging: true,
     ...serverTimeoutOptions(timeouts),
   });
   registerRequestIdHeader(app);
+  registerRequestLog(app);
   // Every answer is labelled with its exact type: no browser may sniff a JSON error into HTML.
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('x-content-type-options', 'nosniff');

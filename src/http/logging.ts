@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyLoggerOptions, FastifyReply, FastifyReques
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import { maskText } from '../domain/masking.ts';
 import { maskUrl, maskValue, serializeError, setOwn } from './log-masking.ts';
+import { wasRefused } from './refusal-log.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 // A caller's (or a proxy's) id is kept only when it is a short token of safe characters (a UUID, a
@@ -85,4 +86,20 @@ export function createLogger(level: string, stream: NodeJS.WritableStream): Logg
 export function bindLeadId(request: FastifyRequest, reply: FastifyReply, leadId: string): void {
   request.log = request.log.child({ leadId });
   reply.log = request.log;
+}
+
+/**
+ * One line per answered request (Fastify's own logging, off in app.ts, writes two: `incoming
+ * request` and `request completed`), with the method, URL and status together. A route's
+ * `logLevel` still silences it (pages, health probes); a request the rate limit refused writes
+ * none: its client's refusals are counted in one warning per window (refusal-log.ts).
+ */
+export function registerRequestLog(app: FastifyInstance): void {
+  app.addHook('onResponse', async (request, reply) => {
+    if (wasRefused(request)) return;
+    reply.log.info(
+      { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
+      'request completed',
+    );
+  });
 }

@@ -2,6 +2,7 @@ import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { clientKey, matcherFor } from './client-address.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
+import { createRefusalLog } from './refusal-log.ts';
 
 export interface RateLimitSettings {
   /** Requests per client and minute on each POST endpoint; 0 turns the limiter off. */
@@ -35,10 +36,13 @@ export async function registerRateLimit(
     route.config = { ...route.config, rateLimit: route.config?.rateLimit ?? {} };
   });
   const allowed = matcherFor(allow);
+  const windowMs = 60_000;
+  const refusal = createRefusalLog(scope, scope.log, windowMs);
   await scope.register(rateLimit, {
     global: false,
     max: perMinute,
-    timeWindow: 60_000,
+    timeWindow: windowMs,
+    onExceeded: refusal,
     keyGenerator: (request) => clientKey(request.ip),
     ...(allow.length > 0 && { allowList: (request) => allowed(request.ip) }),
     ...(store && { store }),
