@@ -1,26 +1,18 @@
 import type { FastifyRequest } from 'fastify';
 import type { ConsentEvidence } from '../domain/consent.ts';
+import type { LeadBody, LeadData } from '../schemas/lead-kinds.ts';
 import { isFormRequest } from './body-parsers.ts';
-
-/** The `consent` object of a request body (schemas/consent.ts), once validated. */
-interface DeclaredConsent {
-  version?: string;
-  channel?: 'form' | 'api' | 'agent';
-  page?: string;
-}
 
 /**
  * Splits the consent declaration off the lead's fields (it is proof about the request, not part of
  * it: it never reaches the e-mails or the CRM) and adds what the server saw: a form post is the
  * site's form unless it says otherwise (the site's script posts JSON with `consent.channel` = form), a JSON call is the API; the client address after TRUST_PROXY.
  */
-export function splitConsent(request: FastifyRequest): {
-  data: Record<string, unknown>;
+export function splitConsent(request: FastifyRequest<{ Body: LeadBody }>): {
+  data: LeadData;
   consent: ConsentEvidence;
 } {
-  const { consent: declared, ...data } = request.body as Record<string, unknown> & {
-    consent?: DeclaredConsent;
-  };
+  const { consent: declared, ...data } = request.body;
   const channel = declared?.channel ?? (isFormRequest(request) ? 'form' : 'api');
   return {
     data,

@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Intake } from '../domain/intake.ts';
 import {
   API_PREFIX,
   LEAD_KINDS,
+  leadRequestOf,
+  type LeadBody,
   type LeadKindDescriptor,
-  type LeadRequest,
 } from '../schemas/lead-kinds.ts';
 import { SuccessResponseSchema } from '../schemas/responses.ts';
 import { isBrowserFormPost, requireSupportedMediaType } from './body-parsers.ts';
@@ -27,16 +28,17 @@ export function registerLeadRoutes(
 
   for (const endpoint of kinds) {
     const url = endpoint.path.slice(API_PREFIX.length);
-    api.route({
+    // The body's type is the schemas' own: Fastify has validated it before the handler runs.
+    api.route<{ Body: LeadBody }>({
       method: 'POST',
       url,
       schema: { body: endpoint.schema, response: { 200: SuccessResponseSchema } },
       preValidation: requireSupportedMediaType,
-      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      handler: async (request, reply) => {
         const { data, consent } = splitConsent(request);
         // docs/api-decisions.md, "Bot trap": a caught post is answered as any other below.
         const outcome = await intake.submit(
-          { kind: endpoint.kind, data } as LeadRequest,
+          leadRequestOf(endpoint, data),
           idempotencyKeyOf(request),
           consent,
           (leadId) => bindLeadId(request, reply, leadId),

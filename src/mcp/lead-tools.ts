@@ -3,7 +3,12 @@ import type { ConsentEvidence } from '../domain/consent.ts';
 import type { Intake } from '../domain/intake.ts';
 import { domainErrorToApiError } from '../http/error-handler.ts';
 import { compileSchema } from '../schemas/compile-schema.ts';
-import { LEAD_KINDS, type LeadKindDescriptor, type LeadRequest } from '../schemas/lead-kinds.ts';
+import {
+  LEAD_KINDS,
+  leadRequestOf,
+  type LeadBody,
+  type LeadKindDescriptor,
+} from '../schemas/lead-kinds.ts';
 import { apiErrors, type ApiError } from '../schemas/error-catalog.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../schemas/idempotency-key.ts';
 import { validationToApiError } from '../schemas/validation-errors.ts';
@@ -50,7 +55,7 @@ export function toolOf(endpoint: LeadKindDescriptor): Tool {
 export const LEAD_TOOLS: readonly Tool[] = LEAD_KINDS.map(toolOf);
 
 const validators = new Map(
-  LEAD_KINDS.map((endpoint) => [endpoint.tool.name, compileSchema(endpoint.schema)]),
+  LEAD_KINDS.map((endpoint) => [endpoint.tool.name, compileSchema<LeadBody>(endpoint.schema)]),
 );
 const VALID_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
@@ -113,7 +118,7 @@ export async function callLeadTool(
       }),
     );
   }
-  const { consent: declared, ...data } = body as { consent?: { version?: string; page?: string } };
+  const { consent: declared, ...data } = body;
   const consent: ConsentEvidence = {
     channel: 'mcp',
     version: declared?.version,
@@ -122,7 +127,7 @@ export async function callLeadTool(
   };
   try {
     const outcome = await intake.submit(
-      { kind: endpoint.kind, data } as LeadRequest,
+      leadRequestOf(endpoint, data),
       key as string | undefined,
       consent,
       identified,

@@ -16,6 +16,6 @@ const ajv = new Ajv({
 addFormats.default(ajv, ['email']);
 
 /** The one validator of request bodies: Fastify's routes, MCP tool arguments, OpenAPI examples. */
-export function compileSchema(schema: object) {
-  return ajv.compile(schema);
+export function compileSchema<T = unknown>(schema: object) {
+  return ajv.compile<T>(schema);
 }

@@ -159,6 +159,23 @@ type RequestOf<D> =
 /** What a caller asked for, once validated: the kind says which schema the data follows (spec 2.1–2.3). */
 export type LeadRequest = RequestOf<Descriptors>;
 export type LeadKind = Descriptors['kind'];
+/** A body as its route receives it, once validated by its kind's schema (spec 2.1–2.3). */
+export type LeadBody = Static<Descriptors['schema']>;
+/** A body without its consent declaration, which is proof about the request, not part of it. */
+export type LeadData = LeadBody extends infer B
+  ? B extends unknown
+    ? Omit<B, 'consent'>
+    : never
+  : never;
+
+/**
+ * The request `data` makes at `descriptor`'s endpoint. Fastify (or the MCP tool's validator) has
+ * checked the body against that descriptor's own schema, a pairing TypeScript cannot follow through
+ * a list of descriptors: this is the one place that asserts it.
+ */
+export function leadRequestOf(descriptor: LeadKindDescriptor, data: LeadData): LeadRequest {
+  return { kind: descriptor.kind, data } as LeadRequest;
+}
 
 export function leadKindOf(kind: LeadKind): LeadKindDescriptor {
   const descriptor = LEAD_KINDS.find((candidate) => candidate.kind === kind);
