@@ -19,6 +19,7 @@ import { llmsFullTxt, llmsTxt } from './llms-files.ts';
 import { renderMarkdown } from './markdown.ts';
 import { typeset } from './typeset.ts';
 import { writeSite } from './output.ts';
+import { newsletterPageFiles } from './newsletter-pages.ts';
 import { pageMarkdown } from './page-markdown.ts';
 import { loadPages, type Page } from './pages.ts';
 import { FOOTER_LINKS, PRIMARY_NAV } from './site-info.ts';
@@ -179,6 +180,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     }
     return { page, markdown };
   });
+
+  const linkPages = newsletterPageFiles(context, manifest.builtAt.slice(0, 10));
+  manifest.newsletterPages = {};
+  for (const [state, { file, html }] of Object.entries(linkPages)) {
+    files.set(file, html);
+    manifest.newsletterPages[state as keyof typeof linkPages] = file;
+  }
 
   const machineFiles: Record<string, string> = {
     'llms.txt': llmsTxt(pages, siteUrl),

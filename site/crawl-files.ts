@@ -1,3 +1,7 @@
+import {
+  NEWSLETTER_CONFIRM_PATH,
+  NEWSLETTER_UNSUBSCRIBE_PATH,
+} from '../src/schemas/newsletter-pages.ts';
 import type { Page } from './pages.ts';
 import { AGENCY } from './agency.ts';
 import { canonicalUrl } from './templates/layout.ts';
@@ -68,9 +72,15 @@ export const ROBOT_GROUPS = [
 /** The action endpoints: POST only, and only with the consent of the person concerned. */
 const ACTION_PATHS = ['/api/', '/mcp'];
 
+/**
+ * The answers to a newsletter's signed links (docs/consent.md): meant for the person who got the
+ * e-mail, never for a robot, not even one sent by a person.
+ */
+const PERSONAL_LINK_PATHS = [NEWSLETTER_CONFIRM_PATH, NEWSLETTER_UNSUBSCRIBE_PATH];
+
 function rules(actsForAPerson: boolean): string {
-  if (actsForAPerson) return 'Allow: /';
-  return ['Allow: /', ...ACTION_PATHS.map((path) => `Disallow: ${path}`)].join('\n');
+  const refused = actsForAPerson ? PERSONAL_LINK_PATHS : [...ACTION_PATHS, ...PERSONAL_LINK_PATHS];
+  return ['Allow: /', ...refused.map((path) => `Disallow: ${path}`)].join('\n');
 }
 
 /** RFC 9309: the public site is open to everyone named; the action endpoints to agents sent by a person. */

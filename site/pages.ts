@@ -19,6 +19,11 @@ export interface Page {
   /** YYYY-MM-DD. */
   updated: string;
   noindex: boolean;
+  /**
+   * An answer with no address of its own (the pages of a newsletter link, docs/consent.md): no
+   * canonical URL, no Markdown twin to point to.
+   */
+  unlisted?: boolean;
   form?: FormKind;
   newsletter: boolean;
   sector?: Sector;

@@ -5,6 +5,8 @@ import { createDispatcherFor } from './domain/dispatcher-setup.ts';
 import type { Dispatcher } from './domain/dispatcher.ts';
 import { startIdempotencySweep } from './domain/idempotency-sweep.ts';
 import { createIntake } from './domain/intake.ts';
+import { createNewsletter } from './domain/newsletter.ts';
+import { createNewsletterLinks } from './domain/newsletter-links.ts';
 import { registerApi } from './http/api-plugin.ts';
 import { createBotTrap } from './http/bot-trap.ts';
 import { ignoreBodies } from './http/body-parsers.ts';
@@ -12,6 +14,7 @@ import { apiErrors } from './schemas/error-catalog.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { readFormPages } from './http/form-pages.ts';
+import { newsletterPageHtml, registerNewsletterRoutes } from './http/newsletter-routes.ts';
 import { createMetrics, measuredDeliveries, registerMetrics } from './http/metrics.ts';
 import { registerRequestIdHeader, registerRequestLog, requestIdFor } from './http/logging.ts';
 import { registerMcp } from './mcp/mcp-routes.ts';
@@ -122,6 +125,7 @@ export async function buildApp({
   app.decorate('dispatcher', dispatcher);
   const intake = createIntake({
     deliveries,
+    newsletter: { doubleOptIn: config.newsletterDoubleOptIn, journal: store.newsletter },
     dispatcher,
     mode: config.delivery.mode,
   });
@@ -134,6 +138,19 @@ export async function buildApp({
     ...(siteDir && { formPages: readFormPages(siteDir) }),
   });
   await registerMcp(app, { intake, siteUrl: config.siteUrl, siteDir, rateLimit });
+  const newsletter = createNewsletter({
+    journal: store.newsletter,
+    links: createNewsletterLinks(config.siteUrl, () => store.newsletter.signingKey()),
+    destinations: dispatcher.destinations,
+    // DELIVERY=sync: the list is updated before the page says so; queued: by the loop, at once.
+    handOff: async (leadIds) => {
+      if (config.delivery.mode === 'sync') {
+        for (const leadId of leadIds) await dispatcher.deliverLead(leadId);
+      }
+      dispatcher.wake();
+    },
+  });
+  await registerNewsletterRoutes(app, newsletter, newsletterPageHtml(siteDir));
   const sweep = startIdempotencySweep(store, {
     onError: (error) => app.log.error({ err: error }, 'idempotency keys: sweep failed'),
   });

@@ -75,6 +75,8 @@ export interface Config {
   secrets: string[];
   /** docs/consent.md: days kept after a person's last request (RGPD storage limitation). */
   retentionDays: number;
+  /** docs/consent.md: a subscription joins the list only once confirmed through the e-mailed link. */
+  newsletterDoubleOptIn: boolean;
   /** Signed deliveries to the agency's tools (docs/webhooks.md). */
   webhooks: {
     urls: string[];
@@ -178,6 +180,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     secrets: configuredSecrets(env),
     retentionDays: env.RETENTION_DAYS,
+    newsletterDoubleOptIn: env.NEWSLETTER_DOUBLE_OPT_IN === 'true',
     webhooks: {
       urls,
       key: webhookKey(env.WEBHOOK_SECRET, urls),

@@ -18,7 +18,7 @@ export async function startServer(
 ): Promise<FastifyInstance> {
   assertDataDirWritable(config);
   const store = await createStore(config);
-  provider ??= createProvider(config, store.budgets);
+  provider ??= createProvider(config, store);
   const app = await buildApp({
     config,
     store,

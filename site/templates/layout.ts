@@ -94,7 +94,7 @@ export function layout(
   const url = canonicalUrl(context.siteUrl, page.path);
   const markdownUrl = `${context.siteUrl}${markdownPath(page.path)}`;
   // The 404 page answers at every unknown URL: it has no address of its own to point to.
-  const addressable = page.path !== '/404';
+  const addressable = page.path !== '/404' && !page.unlisted;
   const title =
     page.path === '/' ? `${AGENCY.name} · ${page.title}` : `${page.title} · ${AGENCY.name}`;
   return `<!doctype html>

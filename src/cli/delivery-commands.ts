@@ -27,7 +27,7 @@ async function withDispatcher<T>(
   task: (dispatcher: Dispatcher, store: Store) => Promise<T>,
 ): Promise<T> {
   return withStore(config, async (store) => {
-    const provider = createProvider(config, store.budgets);
+    const provider = createProvider(config, store);
     try {
       await checkProvider(provider, store, out, options.refuseForeignSteps);
       const dispatcher = createDispatcherFor(config, store, provider, log);

@@ -27,7 +27,7 @@ export async function forgetPersonCommand(
   out: NodeJS.WritableStream,
 ): Promise<boolean> {
   return withStore(config, async (store) => {
-    const provider = createProvider(config, store.budgets);
+    const provider = createProvider(config, store);
     try {
       const outcome = await forgetPerson({
         store,

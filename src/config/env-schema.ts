@@ -217,6 +217,12 @@ export const EnvSchema = Type.Object({
       'Days kept after a person’s last request; applied daily by `serve` (docs/consent.md)',
   }),
 
+  NEWSLETTER_DOUBLE_OPT_IN: Type.Union([Type.Literal('true'), Type.Literal('false')], {
+    default: 'true',
+    description:
+      '`true`: a subscription joins the list only once the person follows the link e-mailed to them; `false`: at once (docs/consent.md)',
+  }),
+
   BREVO_CONTACTS_PER_SECOND: integer({
     minimum: 1,
     default: 8,

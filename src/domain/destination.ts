@@ -18,6 +18,13 @@ export interface Destination {
    * agency's own tools (webhooks) being down is not the person's error (docs/webhooks.md).
    */
   readonly backgroundOnly?: boolean;
+  /**
+   * Its part in the newsletter's double opt-in (docs/consent.md): `asks` is the e-mail asking the
+   * person to confirm, planned only under NEWSLETTER_DOUBLE_OPT_IN; `awaits` puts a subscription on
+   * the list, planned at acceptance without double opt-in, on confirmation with it; `withdraws`
+   * takes the address off the list, planned when the person unsubscribes. Unset: every lead's step.
+   */
+  readonly optIn?: 'asks' | 'awaits' | 'withdraws';
   /** Whether this lead has this step (spec 1 and 6: only a contact request is confirmed to its sender). */
   appliesTo(lead: Lead): boolean;
   /**

@@ -20,9 +20,10 @@ export function createDispatcherFor(
   const { delivery } = config;
   return createDispatcher({
     deliveries: loggedDeliveries(deliveries, log),
-    // docs/reliability.md: one confirmation per address, endpoint and CONFIRMATION_INTERVAL_HOURS, across nodes.
+    // docs/reliability.md: one confirmation per address, endpoint and CONFIRMATION_INTERVAL_HOURS,
+    // across nodes; the newsletter's link to confirm likewise (docs/consent.md).
     destinations: provider.destinations.map((destination) =>
-      destination.name === CONFIRMATION_DESTINATION
+      destination.name === CONFIRMATION_DESTINATION || destination.optIn === 'asks'
         ? withConfirmationCap(
             destination,
             store.confirmations,

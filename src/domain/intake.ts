@@ -4,9 +4,10 @@ import { withCanonicalQuestions } from './audit-answers.ts';
 import { consentRecord, type ConsentEvidence } from './consent.ts';
 import type { Deliveries } from './deliveries.ts';
 import type { Dispatcher } from './dispatcher.ts';
-import { targetOf } from './destination.ts';
+import { targetOf, type Destination } from './destination.ts';
 import { ConfigurationError, IdempotencyConflictError, UpstreamError } from './errors.ts';
-import type { Lead } from './lead.ts';
+import { emailOf, type Lead } from './lead.ts';
+import { isNewsletterSubscription, type NewsletterJournal } from './newsletter.ts';
 
 /** A key, or the same body sent again, answers the same request the same way for 24 hours. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -25,6 +26,8 @@ export interface IntakeOutcome {
 
 export interface IntakeDependencies {
   deliveries: Pick<Deliveries, 'accept'>;
+  /** docs/consent.md: NEWSLETTER_DOUBLE_OPT_IN, and who is on the list already. */
+  newsletter: { doubleOptIn: boolean; journal: Pick<NewsletterJournal, 'isSubscribed'> };
   dispatcher: Pick<Dispatcher, 'destinations' | 'wake' | 'deliverLead'>;
   mode: DeliveryMode;
   now?: () => Date;
@@ -39,14 +42,35 @@ export interface IntakeDependencies {
  */
 export function createIntake({
   deliveries,
+  newsletter,
   dispatcher,
   mode,
   now = () => new Date(),
   newId = randomUUID,
 }: IntakeDependencies) {
-  /** One step per destination that applies (the confirmation cap is the step's own, at delivery). */
-  function stepsOf(lead: Lead) {
-    return dispatcher.destinations.filter((d) => d.appliesTo(lead)).map(targetOf);
+  /**
+   * One step per destination that applies (the confirmation cap is the step's own, at delivery).
+   * docs/consent.md: under double opt-in a subscription is put on the list only once confirmed, and
+   * an address already on the list is not asked to confirm again.
+   */
+  async function stepsOf(lead: Lead) {
+    const awaiting = newsletter.doubleOptIn && isNewsletterSubscription(lead);
+    const asks = awaiting && !(await newsletter.journal.isSubscribed(emailOf(lead)));
+    const planned = (destination: Destination) => {
+      switch (destination.optIn) {
+        case 'asks':
+          return asks;
+        case 'awaits':
+          return !awaiting;
+        case 'withdraws':
+          return false;
+        default:
+          return true;
+      }
+    };
+    return dispatcher.destinations
+      .filter((destination) => destination.appliesTo(lead) && planned(destination))
+      .map(targetOf);
   }
 
   return {
@@ -78,7 +102,7 @@ export function createIntake({
       const key = callerKey === undefined ? undefined : `${scope}${request.kind} ${callerKey}`;
       const acceptance = await deliveries.accept({
         lead,
-        steps: spam ? [] : stepsOf(lead),
+        steps: spam ? [] : await stepsOf(lead),
         spam,
         idempotency: {
           key,

@@ -4,6 +4,7 @@ import type { ConfirmationSends } from './confirmation-cap.ts';
 import type { Deliveries } from './deliveries.ts';
 import type { IdempotencyKeys } from './idempotency-keys.ts';
 import type { LeadStatus } from './lead-status.ts';
+import type { NewsletterJournal } from './newsletter.ts';
 import type { RateBudgets } from './rate-budget.ts';
 
 /** One row of the journal, as the CLI and replay see it. */
@@ -46,6 +47,8 @@ export interface Store {
    * database (the bot trap's token key: docs/api-decisions.md, "Bot trap").
    */
   secret(purpose: string): Promise<string>;
+  /** docs/consent.md: the newsletter's double opt-in and unsubscriptions. */
+  readonly newsletter: NewsletterJournal;
   /** Throws when the database cannot be reached (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

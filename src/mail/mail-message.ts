@@ -12,15 +12,21 @@ export interface MailAddress {
 /** One e-mail, provider-neutral: nodemailer and Brevo's /smtp/email both take these parts. */
 export interface MailMessage {
   /** Stable per lead (or per alert), so a provider can tell a retry from a new message. */
-  role: 'confirmation' | 'notification' | 'dead-letter-alert';
+  role: 'confirmation' | 'notification' | 'dead-letter-alert' | 'optin';
   to: MailAddress;
   replyTo?: MailAddress;
   subject: string;
   text: string;
   html: string;
-  /** RFC 2369: where the recipient unsubscribes (https: or mailto: URL), for mails of a list. */
+  /**
+   * RFC 2369: where the recipient unsubscribes (an https URL), for mails of a list; it is also the
+   * RFC 8058 one-click address (docs/consent.md), so `List-Unsubscribe-Post` goes with it.
+   */
   listUnsubscribe?: string;
 }
+
+/** RFC 8058 3.1: the `List-Unsubscribe-Post` value, also the body a one-click POST carries. */
+export const ONE_CLICK_UNSUBSCRIBE = 'List-Unsubscribe=One-Click';
 
 /** MAIL_FROM is either `Name <address>` (the name optionally quoted) or a bare address. */
 export function parseMailbox(text: string): MailAddress {

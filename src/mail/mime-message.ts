@@ -1,4 +1,4 @@
-import type { MailAddress, MailMessage } from './mail-message.ts';
+import { ONE_CLICK_UNSUBSCRIBE, type MailAddress, type MailMessage } from './mail-message.ts';
 import {
   base64Lines,
   crlfLines,
@@ -36,9 +36,10 @@ export function composeMime(message: MailMessage, envelope: MimeEnvelope): Buffe
     headerLine('Subject', unstructured(message.subject)) +
     headerLine('Message-ID', checked(envelope.messageId, MESSAGE_ID)) +
     headerLine('Date', envelope.date.toUTCString().replace('GMT', '+0000'));
-  // RFC 2369 3.2: angle brackets around the URL.
+  // RFC 2369 3.2: angle brackets around the URL; RFC 8058: a POST to it unsubscribes at once.
   if (message.listUnsubscribe) {
     head += headerLine('List-Unsubscribe', `<${checked(message.listUnsubscribe, URL_TEXT)}>`);
+    head += headerLine('List-Unsubscribe-Post', ONE_CLICK_UNSUBSCRIBE);
   }
   head +=
     'MIME-Version: 1.0\r\n' + `Content-Type: multipart/alternative;\r\n boundary="${BOUNDARY}"\r\n`;

@@ -151,3 +151,24 @@ function isPhoneRefusal(error: unknown): boolean {
     return duplicates.some((name) => String(name).toUpperCase() === 'SMS');
   return /\b(sms|phone|mobile)\b/i.test(error.message);
 }
+
+/**
+ * docs/consent.md, "Unsubscribe": `POST /contacts/lists/{listId}/contacts/remove` takes the address
+ * off the list and keeps the contact (an erasure is `people forget`). Brevo answers 400 when the
+ * address is not in the list (or not a contact): the state we wanted.
+ */
+export async function removeFromList(
+  post: BrevoClient,
+  listId: number | undefined,
+  email: string,
+  signal: AbortSignal,
+): Promise<string> {
+  if (listId === undefined) return 'no newsletter list set';
+  try {
+    await post(`/contacts/lists/${listId}/contacts/remove`, { emails: [email] }, signal);
+  } catch (error) {
+    if (!(error instanceof BrevoError && error.status === 400)) throw error;
+    return `not in list ${listId} (already removed)`;
+  }
+  return `removed from list ${listId}`;
+}

@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { parseMailbox, type MailAddress, type MailMessage } from '../mail/mail-message.ts';
+import {
+  ONE_CLICK_UNSUBSCRIBE,
+  parseMailbox,
+  type MailAddress,
+  type MailMessage,
+} from '../mail/mail-message.ts';
 import { BrevoError, type BrevoClient } from './brevo-client.ts';
 
 /** Brevo caps sender, recipient and replyTo names at 70 characters (definition sendSmtpEmail_*). */
@@ -19,7 +24,8 @@ export interface SendSmtpEmail {
   htmlContent?: string;
   textContent?: string;
   templateId?: number;
-  headers: { idempotencyKey: string };
+  /** Brevo's idempotency key, and headers written as given (RFC 8058 one-click unsubscribe). */
+  headers: { idempotencyKey: string } & Record<string, string>;
   tags: string[];
 }
 
@@ -38,7 +44,13 @@ export function emailPayload(
   const common = {
     to: [brevoAddress(message.to)],
     ...(message.replyTo && { replyTo: brevoAddress(message.replyTo) }),
-    headers: { idempotencyKey: idempotencyKey(leadId, message.role) },
+    headers: {
+      ...(message.listUnsubscribe && {
+        'List-Unsubscribe': `<${message.listUnsubscribe}>`,
+        'List-Unsubscribe-Post': ONE_CLICK_UNSUBSCRIBE,
+      }),
+      idempotencyKey: idempotencyKey(leadId, message.role),
+    },
     tags: [`leadgate-${message.role}`],
   };
   if (message.role === 'confirmation' && options.confirmationTemplateId !== undefined) {

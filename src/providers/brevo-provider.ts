@@ -4,18 +4,24 @@ import type { Destination } from '../domain/destination.ts';
 import { RefusedError, UpstreamError } from '../domain/errors.ts';
 import type { Provider } from '../domain/provider.ts';
 import { BudgetExhaustedError, type RateBudgets } from '../domain/rate-budget.ts';
-import type { MailSettings } from '../mail/mail-message.ts';
+import { emailOf } from '../domain/lead.ts';
+import { isNewsletterSubscription } from '../domain/newsletter.ts';
 import { BrevoError, createBrevoClient, type BrevoClient } from './brevo-client.ts';
-import { contactPayload, saveContact, type BrevoLists } from './brevo-contact.ts';
+import { contactPayload, removeFromList, saveContact, type BrevoLists } from './brevo-contact.ts';
 import { emailPayload, sendEmail } from './brevo-email.ts';
 import { createCallBudget } from './call-budget.ts';
 import { redisRateBudgets } from './redis-rate-budgets.ts';
-import { mailDestinations, sendDeadLetterAlert, type SendMail } from './mail-destinations.ts';
+import {
+  mailDestinations,
+  sendDeadLetterAlert,
+  type ProviderMailSettings,
+  type SendMail,
+} from './mail-destinations.ts';
 
 export interface BrevoProviderOptions {
   lists: BrevoLists;
   confirmationTemplateId?: number;
-  mail: MailSettings & { from: string };
+  mail: ProviderMailSettings;
   /** Ends the connection of a budget held in Redis. */
   closeBudgets?: () => void;
 }
@@ -38,6 +44,8 @@ export class BrevoProvider implements Provider {
     const crm: Destination = {
       name: 'crm-contact',
       provider: this.name,
+      // It puts a subscription on the newsletter list: under double opt-in, once confirmed.
+      optIn: 'awaits',
       appliesTo: () => true,
       deliver: async (lead, signal) => {
         const saved = await this.step('could not save the contact', () =>
@@ -46,7 +54,17 @@ export class BrevoProvider implements Provider {
         return saved.detail;
       },
     };
-    this.destinations = [crm, ...mailDestinations(this.name, options.mail, this.send)];
+    const unsubscribe: Destination = {
+      name: 'newsletter-unsubscribe',
+      provider: this.name,
+      optIn: 'withdraws',
+      appliesTo: isNewsletterSubscription,
+      deliver: (lead, signal) =>
+        this.step('could not remove the contact from the list', () =>
+          removeFromList(post, options.lists.newsletterListId, emailOf(lead), signal),
+        ),
+    };
+    this.destinations = [crm, unsubscribe, ...mailDestinations(this.name, options.mail, this.send)];
   }
 
   alertAgency(dead: readonly ClaimedStep[], signal: AbortSignal): Promise<void> {
@@ -100,27 +118,23 @@ export function createBrevoProvider(
   config: Config,
   apiKey: string,
   budgets: RateBudgets,
+  mail: ProviderMailSettings,
 ): BrevoProvider {
-  const { mail } = config;
+  const { brevo, timeoutMs } = config.mail;
   // docs/delivery.md: with REDIS_URL the budget lives in Redis, the database's kept as its fallback.
   const shared = config.redisUrl
     ? redisRateBudgets(config.redisUrl, config.database.connectTimeoutMs, budgets)
     : undefined;
   const budget = createCallBudget(
     shared ?? budgets,
-    { 'brevo:contacts': mail.brevo.contactsPerSecond, 'brevo:email': mail.brevo.emailsPerSecond },
+    { 'brevo:contacts': brevo.contactsPerSecond, 'brevo:email': brevo.emailsPerSecond },
     budgetOf,
   );
-  const post = createBrevoClient({
-    apiKey,
-    apiUrl: mail.brevo.apiUrl,
-    timeoutMs: mail.timeoutMs,
-    budget,
-  });
+  const post = createBrevoClient({ apiKey, apiUrl: brevo.apiUrl, timeoutMs, budget });
   return new BrevoProvider(post, {
-    lists: mail.brevo,
-    confirmationTemplateId: mail.brevo.contactTemplateId,
-    mail: { from: mail.from, agencyEmail: mail.agencyEmail, siteUrl: config.siteUrl },
+    lists: brevo,
+    confirmationTemplateId: brevo.contactTemplateId,
+    mail,
     closeBudgets: shared?.close,
   });
 }

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { required, type Config } from '../config.ts';
+import { createNewsletterLinks } from '../domain/newsletter-links.ts';
 import type { Provider } from '../domain/provider.ts';
-import type { RateBudgets } from '../domain/rate-budget.ts';
+import type { Store } from '../domain/store.ts';
 import { createBrevoProvider } from './brevo-provider.ts';
 import { createOutboxProvider } from './outbox-provider.ts';
 import { createSmtpProvider } from './smtp-provider.ts';
@@ -9,17 +10,28 @@ import { withWebhookDestinations } from './webhook-destinations.ts';
 
 /**
  * The only place that branches on MAIL_PROVIDER. Called at start: a setting the provider cannot work
- * without stops the start with one line naming it, instead of a 500 on every lead. `budgets` holds
+ * without stops the start with one line naming it, instead of a 500 on every lead. `journal.budgets` holds
  * the provider account's rate budget, shared by every node (docs/delivery.md). The destinations are
- * the provider's, then one per WEBHOOK_URLS entry (docs/webhooks.md).
+ * the provider's, then one per WEBHOOK_URLS entry (docs/webhooks.md). The journal also holds the key
+ * that signs the newsletter's links in its e-mails (docs/consent.md).
  */
-export function createProvider(config: Config, budgets: RateBudgets): Provider {
-  return withWebhookDestinations(mailProvider(config, budgets), config);
+export function createProvider(config: Config, journal: ProviderJournal): Provider {
+  return withWebhookDestinations(mailProvider(config, journal), config);
 }
 
-function mailProvider(config: Config, budgets: RateBudgets): Provider {
+/** What a provider keeps in the journal database: its rate budgets, the links' signing key. */
+export type ProviderJournal = Pick<Store, 'budgets'> & {
+  newsletter: Pick<Store['newsletter'], 'signingKey'>;
+};
+
+function mailProvider(config: Config, { budgets, newsletter }: ProviderJournal): Provider {
   const { mail } = config;
-  const settings = { from: mail.from, agencyEmail: mail.agencyEmail, siteUrl: config.siteUrl };
+  const settings = {
+    from: mail.from,
+    agencyEmail: mail.agencyEmail,
+    siteUrl: config.siteUrl,
+    links: createNewsletterLinks(config.siteUrl, () => newsletter.signingKey()),
+  };
   const by = `MAIL_PROVIDER=${mail.provider}`;
   switch (mail.provider) {
     case 'outbox':
@@ -29,6 +41,11 @@ function mailProvider(config: Config, budgets: RateBudgets): Provider {
     case 'brevo':
       // Spec 4.2 promises a newsletter subscription: without its list there is nowhere to put it.
       required(mail.brevo.newsletterListId, 'BREVO_NEWSLETTER_LIST_ID', by);
-      return createBrevoProvider(config, required(mail.brevo.apiKey, 'BREVO_API_KEY', by), budgets);
+      return createBrevoProvider(
+        config,
+        required(mail.brevo.apiKey, 'BREVO_API_KEY', by),
+        budgets,
+        settings,
+      );
   }
 }

@@ -2,8 +2,11 @@ import { createHash } from 'node:crypto';
 import type { ClaimedStep } from '../domain/deliveries.ts';
 import { CONFIRMATION_DESTINATION, type Destination } from '../domain/destination.ts';
 import { RefusedError, UpstreamError } from '../domain/errors.ts';
+import { isNewsletterSubscription } from '../domain/newsletter.ts';
+import type { NewsletterLinks } from '../domain/newsletter-links.ts';
 import { leadKindOf } from '../schemas/lead-kinds.ts';
 import { confirmationEmail } from '../mail/confirmation.ts';
+import { doubleOptInEmail } from '../mail/double-opt-in.ts';
 import { deadLetterAlert } from '../mail/dead-letter-alert.ts';
 import type { MailMessage, MailSettings } from '../mail/mail-message.ts';
 import { agencyNotification } from '../mail/notification.ts';
@@ -18,21 +21,39 @@ export type SendMail = (
   signal: AbortSignal,
 ) => Promise<string>;
 
+/** What a provider's e-mails need: addresses, and the newsletter's signed links (docs/consent.md). */
+export type ProviderMailSettings = MailSettings & { links: NewsletterLinks };
+
 /**
  * The e-mail destinations every provider offers, built once over its `send` (docs/delivery.md):
- * the confirmation to the sender (contact requests only, spec 1 and 6) and the agency's notification.
+ * the confirmation to the sender (contact requests only, spec 1 and 6), the link asking a new
+ * subscriber to confirm (double opt-in, docs/consent.md) and the agency's notification.
  */
 export function mailDestinations(
   provider: string,
-  settings: MailSettings,
+  settings: ProviderMailSettings,
   send: SendMail,
 ): Destination[] {
+  const { links } = settings;
   return [
     {
       name: CONFIRMATION_DESTINATION,
       provider,
       appliesTo: (lead) => leadKindOf(lead.kind).confirmsToSender,
       deliver: (lead, signal) => send(confirmationEmail(lead, settings), lead, signal),
+    },
+    {
+      name: 'double-opt-in-email',
+      provider,
+      optIn: 'asks',
+      appliesTo: isNewsletterSubscription,
+      deliver: async (lead, signal) => {
+        const message = doubleOptInEmail(lead, settings, {
+          confirmUrl: await links.url('confirm', lead.id),
+          unsubscribeUrl: await links.url('unsubscribe', lead.id),
+        });
+        return send(message, lead, signal);
+      },
     },
     {
       name: 'agency-notification',

@@ -1,9 +1,14 @@
 import type { ClaimedStep } from '../domain/deliveries.ts';
 import type { Destination } from '../domain/destination.ts';
 import type { Provider } from '../domain/provider.ts';
-import { parseMailbox, type MailMessage, type MailSettings } from '../mail/mail-message.ts';
+import { parseMailbox, type MailMessage } from '../mail/mail-message.ts';
 import { composeMime } from '../mail/mime-message.ts';
-import { mailDestinations, sendDeadLetterAlert, type SendMail } from './mail-destinations.ts';
+import {
+  mailDestinations,
+  sendDeadLetterAlert,
+  type ProviderMailSettings,
+  type SendMail,
+} from './mail-destinations.ts';
 
 /** One e-mail ready to leave: its bytes, its SMTP envelope, the lead (or alert) and role it is for. */
 export interface ComposedMail {
@@ -30,7 +35,7 @@ export class MimeMailProvider implements Provider {
 
   constructor(
     readonly name: string,
-    private readonly settings: MailSettings,
+    private readonly settings: ProviderMailSettings,
     private readonly handOver: (mail: ComposedMail, signal: AbortSignal) => Promise<void>,
     private readonly options: MimeMailOptions = {},
   ) {

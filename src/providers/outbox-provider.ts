@@ -1,13 +1,13 @@
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MailSettings } from '../mail/mail-message.ts';
+import type { ProviderMailSettings } from './mail-destinations.ts';
 import { MimeMailProvider } from './mime-mail-provider.ts';
 
 /**
  * The default provider: no account, no server. Each e-mail is composed exactly as SMTP would send it
  * and kept as an RFC 5322 `.eml` file that any mail client opens.
  */
-export function createOutboxProvider(directory: string, settings: MailSettings) {
+export function createOutboxProvider(directory: string, settings: ProviderMailSettings) {
   return new MimeMailProvider(
     'outbox',
     settings,

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import { RefusedError, UpstreamError } from '../domain/errors.ts';
-import type { MailSettings } from '../mail/mail-message.ts';
+import type { ProviderMailSettings } from './mail-destinations.ts';
 import { MimeMailProvider } from './mime-mail-provider.ts';
 
 /**
@@ -10,7 +10,11 @@ import { MimeMailProvider } from './mime-mail-provider.ts';
 const REFUSED_FOR_GOOD = new Set([550, 551, 553]);
 
 /** nodemailer's SMTP transport carries the message composed by leadgate as it is (`raw`). */
-export function createSmtpProvider(smtpUrl: string, settings: MailSettings, timeoutMs: number) {
+export function createSmtpProvider(
+  smtpUrl: string,
+  settings: ProviderMailSettings,
+  timeoutMs: number,
+) {
   const transport = nodemailer.createTransport({
     url: smtpUrl,
     connectionTimeout: timeoutMs,

@@ -151,6 +151,25 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.dropTable('lead_handoffs').execute();
     },
   },
+  // The newsletter's double opt-in (docs/consent.md): each subscription's link, followed or
+  // withdrawn; the primary key makes a link single-use, even across nodes.
+  '2026-11-24-009-newsletter-confirmations': {
+    async up(db) {
+      await db.schema
+        .createTable('newsletter_confirmations')
+        .addColumn('lead_id', 'text', (col) => col.primaryKey())
+        .addColumn('email', 'text', (col) => col.notNull())
+        .addColumn('confirmed_at', 'text')
+        .addColumn('confirmed_network', 'text')
+        .addColumn('withdrawn_at', 'text')
+        .execute();
+      await db.schema
+        .createIndex('newsletter_confirmations_email')
+        .on('newsletter_confirmations')
+        .column('email')
+        .execute();
+    },
+  },
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

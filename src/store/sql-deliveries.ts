@@ -102,23 +102,7 @@ export class SqlDeliveries implements Deliveries {
         ...consentColumns(lead.consent),
       })
       .execute();
-    if (steps.length > 0) {
-      await trx
-        .insertInto('delivery_steps')
-        .values(
-          steps.map((step) => ({
-            lead_id: lead.id,
-            destination: step.destination,
-            provider: step.provider,
-            status: 'pending',
-            attempts: 0,
-            next_attempt_at: at,
-            received_at: at,
-            updated_at: at,
-          })),
-        )
-        .execute();
-    }
+    await insertSteps(trx, lead, steps, lead.receivedAt);
     return { accepted: 'new', leadId: lead.id, existing };
   }
 
@@ -246,17 +230,7 @@ export class SqlDeliveries implements Deliveries {
         .where('lead_id', '=', step.leadId)
         .where('destination', '=', step.destination)
         .execute();
-      const steps = await trx
-        .selectFrom('delivery_steps')
-        .selectAll()
-        .where('lead_id', '=', step.leadId)
-        .orderBy('destination')
-        .execute();
-      await trx
-        .updateTable('leads')
-        .set({ ...leadSummary(steps), updated_at: at })
-        .where('id', '=', step.leadId)
-        .execute();
+      await refreshLeadSummary(trx, step.leadId, now);
     });
   }
 
@@ -392,6 +366,55 @@ function stepOf(row: Selectable<DeliveryStepsTable>): DeliveryStep {
     lastError: row.last_error,
     detail: row.detail,
   };
+}
+
+/**
+ * One `pending` step per target, due at once; a step the lead has already is left as it is. At
+ * acceptance, and later for steps that wait for the person (the newsletter's double opt-in,
+ * docs/consent.md).
+ */
+export async function insertSteps(
+  trx: Transaction<Database>,
+  lead: Pick<Lead, 'id' | 'receivedAt'>,
+  steps: readonly StepTarget[],
+  at: Date,
+): Promise<void> {
+  if (steps.length === 0) return;
+  await trx
+    .insertInto('delivery_steps')
+    .values(
+      steps.map((step) => ({
+        lead_id: lead.id,
+        destination: step.destination,
+        provider: step.provider,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: at.toISOString(),
+        received_at: lead.receivedAt.toISOString(),
+        updated_at: at.toISOString(),
+      })),
+    )
+    .onConflict((oc) => oc.columns(['lead_id', 'destination']).doNothing())
+    .execute();
+}
+
+/** Sums the lead's steps up again on its row, after a step was settled or added. */
+export async function refreshLeadSummary(
+  trx: Transaction<Database>,
+  leadId: string,
+  at: Date,
+): Promise<void> {
+  const steps = await trx
+    .selectFrom('delivery_steps')
+    .selectAll()
+    .where('lead_id', '=', leadId)
+    .orderBy('destination')
+    .execute();
+  await trx
+    .updateTable('leads')
+    .set({ ...leadSummary(steps), updated_at: at.toISOString() })
+    .where('id', '=', leadId)
+    .execute();
 }
 
 /** The lead's row sums up its steps: the journal's `leads list` and export read it. */

@@ -5,6 +5,7 @@ import type { LeadKind } from '../schemas/lead-kinds.ts';
 import { leadOf } from './lead-rows.ts';
 import { SqlConfirmationSends } from './sql-confirmation-sends.ts';
 import { SqlDeliveries } from './sql-deliveries.ts';
+import { SqlNewsletter } from './sql-newsletter.ts';
 import { SqlPeople } from './sql-people.ts';
 import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
 import { SqlRateBudgets } from './sql-rate-budgets.ts';
@@ -25,6 +26,7 @@ export class SqlStore implements Store {
   readonly idempotency: SqlIdempotencyKeys;
   readonly confirmations: SqlConfirmationSends;
   readonly people: SqlPeople;
+  readonly newsletter: SqlNewsletter;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -35,6 +37,7 @@ export class SqlStore implements Store {
     this.idempotency = new SqlIdempotencyKeys(db);
     this.confirmations = new SqlConfirmationSends(db);
     this.people = new SqlPeople(db, toEntry);
+    this.newsletter = new SqlNewsletter(db);
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {
@@ -75,6 +78,7 @@ export class SqlStore implements Store {
         .where('received_at', '<', before.toISOString());
       await trx.deleteFrom('delivery_steps').where('lead_id', 'in', old).execute();
       await trx.deleteFrom('idempotency_keys').where('lead_id', 'in', old).execute();
+      await trx.deleteFrom('newsletter_confirmations').where('lead_id', 'in', old).execute();
       const deleted = await trx
         .deleteFrom('leads')
         .where('received_at', '<', before.toISOString())

@@ -99,6 +99,19 @@ export interface ConfirmationSendsTable {
   sent_at: string;
 }
 
+/**
+ * docs/consent.md: what became of each newsletter subscription's confirmation link. Under
+ * NEWSLETTER_DOUBLE_OPT_IN, the rows confirmed and not withdrawn are the list.
+ */
+export interface NewsletterConfirmationsTable {
+  lead_id: string;
+  email: string;
+  confirmed_at: string | null;
+  /** The network the link was followed from, truncated as in the consent record. */
+  confirmed_network: string | null;
+  withdrawn_at: string | null;
+}
+
 export interface Database {
   leads: LeadsTable;
   known_addresses: KnownAddressesTable;
@@ -110,4 +123,5 @@ export interface Database {
   confirmation_sends: ConfirmationSendsTable;
   delivery_steps: DeliveryStepsTable;
   provider_budgets: ProviderBudgetsTable;
+  newsletter_confirmations: NewsletterConfirmationsTable;
 }

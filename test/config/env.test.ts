@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidConfigError, loadConfig } from '../../src/config.ts';
-import { createProvider } from '../../src/providers/create-provider.ts';
+import { createProvider, type ProviderJournal } from '../../src/providers/create-provider.ts';
 import type { RateBudgets } from '../../src/domain/rate-budget.ts';
 
 /** The one line a wrong value produces, or undefined when the environment is accepted. */
@@ -17,10 +17,13 @@ function problem(
   }
 }
 
-/** Creating a provider calls nobody: its rate budget is first drawn on by a delivery. */
-const unusedBudgets: RateBudgets = {
-  reserve: async () => ({ reserved: true, waitMs: 0 }),
-  pauseUntil: async () => {},
+/** Creating a provider calls nobody: its rate budget and signing key are first used by a delivery. */
+const unusedJournal: ProviderJournal = {
+  budgets: {
+    reserve: async () => ({ reserved: true, waitMs: 0 }),
+    pauseUntil: async () => {},
+  } satisfies RateBudgets,
+  newsletter: { signingKey: async () => 'unused' },
 };
 
 describe('configuration: every variable validated by its schema (README "Configuration")', () => {
@@ -71,11 +74,11 @@ describe('configuration: every variable validated by its schema (README "Configu
       'BREVO_NEWSLETTER_LIST_ID is required by MAIL_PROVIDER=brevo',
     ],
   ])('%j: a provider missing a setting it needs stops the start naming it', (env, line) => {
-    expect(problem(env, (values) => createProvider(loadConfig(values), unusedBudgets))).toBe(line);
+    expect(problem(env, (values) => createProvider(loadConfig(values), unusedJournal))).toBe(line);
   });
 
   it('a complete provider starts', async () => {
     const env = { MAIL_PROVIDER: 'brevo', BREVO_API_KEY: 'k', BREVO_NEWSLETTER_LIST_ID: '3' };
-    await createProvider(loadConfig(env), unusedBudgets).close();
+    await createProvider(loadConfig(env), unusedJournal).close();
   });
 });

@@ -65,7 +65,8 @@ const idempotencyKeys = () =>
 describe('DELIVERY=queued on the Brevo stand-in (docs/delivery.md)', () => {
   it('a burst of sign-ups at twice the provider’s limit: answered at once, delivered within the budget, each once', async () => {
     fake.limit({ contactsPerSecond: 10 });
-    await start({ BREVO_CONTACTS_PER_SECOND: '8' });
+    // Single opt-in: each sign-up is a contact call at once (docs/consent.md).
+    await start({ BREVO_CONTACTS_PER_SECOND: '8', NEWSLETTER_DOUBLE_OPT_IN: 'false' });
     const answers = [];
     for (let i = 0; i < 24; i += 1) {
       answers.push(post('/api/subscribe', subscriber(i)));
@@ -86,7 +87,7 @@ describe('DELIVERY=queued on the Brevo stand-in (docs/delivery.md)', () => {
   });
 
   it('Brevo answering 503 for a while: every lead accepted meanwhile is delivered after, once, with no command', async () => {
-    await start();
+    await start({ NEWSLETTER_DOUBLE_OPT_IN: 'false' });
     fake.script('/contacts', { status: 503, body: { code: 'unavailable', message: 'down' } });
     fake.script('/smtp/email', { status: 503, body: { code: 'unavailable', message: 'down' } });
     for (let i = 0; i < 5; i += 1) {

@@ -21,7 +21,7 @@ describe.each(dialects)('Idempotency-Key (%s journal) (docs/reliability.md)', (d
     testApp = await buildTestApp({
       env,
       dialect,
-      provider: (config, budgets) => (provider = new ObservedProvider(config, budgets)),
+      provider: (config, journal) => (provider = new ObservedProvider(config, journal)),
     });
     return testApp.app;
   }
@@ -197,7 +197,7 @@ describe.each(dialects)('Idempotency-Key (%s journal) (docs/reliability.md)', (d
     testApp = await buildTestApp({
       env,
       dialect: 'sqlite',
-      provider: (next, budgets) => (provider = new ObservedProvider(next, budgets)),
+      provider: (next, journal) => (provider = new ObservedProvider(next, journal)),
     });
     expect((await send('durable', validContact)).statusCode).toBe(200);
     expect((await send('durable', { ...validContact, NOM: 'Autre' })).statusCode).toBe(409);
@@ -211,6 +211,7 @@ describe.each(dialects)('Idempotency-Key (%s journal) (docs/reliability.md)', (d
     let clock = new Date('2026-11-22T10:00:00Z');
     const service = createIntake({
       deliveries: testApp!.store.deliveries,
+      newsletter: { doubleOptIn: true, journal: testApp!.store.newsletter },
       dispatcher: testApp!.app.dispatcher,
       mode: 'sync',
       now: () => clock,

@@ -27,7 +27,7 @@ beforeAll(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-slow-'));
   const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0' });
   const store = await createStore(config);
-  const provider = createProvider(config, store.budgets);
+  const provider = createProvider(config, store);
   const app = await buildApp({ config, store, provider, timeouts });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as AddressInfo).port;

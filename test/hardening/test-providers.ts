@@ -4,8 +4,7 @@ import type { ClaimedStep } from '../../src/domain/deliveries.ts';
 import type { Destination } from '../../src/domain/destination.ts';
 import { UpstreamError } from '../../src/domain/errors.ts';
 import type { Provider } from '../../src/domain/provider.ts';
-import type { RateBudgets } from '../../src/domain/rate-budget.ts';
-import { createProvider } from '../../src/providers/create-provider.ts';
+import { createProvider, type ProviderJournal } from '../../src/providers/create-provider.ts';
 
 /**
  * The real provider MAIL_PROVIDER picks (the outbox by default), seen through our own Provider
@@ -20,8 +19,8 @@ export class ObservedProvider implements Provider {
   delayMs = 0;
   private readonly inner: Provider;
 
-  constructor(config: Config, budgets: RateBudgets) {
-    this.inner = createProvider(config, budgets);
+  constructor(config: Config, journal: ProviderJournal) {
+    this.inner = createProvider(config, journal);
     this.name = this.inner.name;
     this.destinations = this.inner.destinations.map((destination) => ({
       ...destination,

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDependencies } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { createProvider } from '../../src/providers/create-provider.ts';
+import { createProvider, type ProviderJournal } from '../../src/providers/create-provider.ts';
 import type { Provider } from '../../src/domain/provider.ts';
-import type { RateBudgets } from '../../src/domain/rate-budget.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import type { Store } from '../../src/domain/store.ts';
 import { createTestDatabase, defaultTestDialect, type TestDialect } from './postgres-databases.ts';
@@ -28,7 +27,7 @@ export interface TestApp {
 export async function buildTestApp(
   options: {
     env?: Record<string, string>;
-    provider?: (config: Config, budgets: RateBudgets) => Provider;
+    provider?: (config: Config, journal: ProviderJournal) => Provider;
     /** Starts the background dispatcher, as `leadgate serve` does (docs/delivery.md). */
     dispatch?: boolean;
     /** docs/deployment.md: `postgres` gives the app a fresh database on the test PostgreSQL server. */
@@ -49,7 +48,7 @@ export async function buildTestApp(
     ...options.env,
   });
   const store = await createStore(config);
-  const provider = (options.provider ?? createProvider)(config, store.budgets);
+  const provider = (options.provider ?? createProvider)(config, store);
   const app = await buildApp({
     config,
     store,

@@ -28,7 +28,8 @@ interface StoredContact {
 /**
  * A loopback stand-in for Brevo's API v3 (the routes leadgate calls), stateful enough to answer as
  * Brevo does: `POST /contacts` 201 `{id}` / 204 when updated / 400 duplicate_parameter without
- * updateEnabled; `DELETE /contacts/{identifier}` 204 / 404; `POST /smtp/email` 201 `{messageId}`, 400 duplicate_parameter for a reused
+ * updateEnabled; `POST /contacts/lists/{listId}/contacts/add` and `…/remove` 201 / 400 when
+ * nothing changes; `DELETE /contacts/{identifier}` 204 / 404; `POST /smtp/email` 201 `{messageId}`, 400 duplicate_parameter for a reused
  * `headers.idempotencyKey`; 401 unauthorized for a wrong `api-key`. `script()` forces other answers.
  */
 export async function startFakeBrevo(apiKey = 'k') {
@@ -81,6 +82,25 @@ export async function startFakeBrevo(apiKey = 'k') {
       for (const email of added) contacts.get(email)!.listIds.push(listId);
       const failure = emails.filter((email) => !added.includes(email));
       return { status: 201, body: { contacts: { success: added, failure } } };
+    }
+    const listRemove = /^\/contacts\/lists\/(\d+)\/contacts\/remove$/.exec(path);
+    if (listRemove) {
+      const listId = Number(listRemove[1]);
+      const emails = ((body.emails ?? []) as string[]).map((email) => email.toLowerCase());
+      const removed = emails.filter((email) => contacts.get(email)?.listIds.includes(listId));
+      if (removed.length === 0) {
+        return error(
+          400,
+          'invalid_parameter',
+          'Contact already removed from list and/or does not exist',
+        );
+      }
+      for (const email of removed) {
+        const contact = contacts.get(email)!;
+        contact.listIds = contact.listIds.filter((id) => id !== listId);
+      }
+      const failure = emails.filter((email) => !removed.includes(email));
+      return { status: 201, body: { contacts: { success: removed, failure } } };
     }
     if (path === '/smtp/email') {
       const to = body.to as { email?: string }[] | undefined;

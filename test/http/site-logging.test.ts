@@ -28,7 +28,7 @@ describe('request logs: API requests are logged, page views are not (docs/perfor
     dataDir = mkdtempSync(join(tmpdir(), 'leadgate-site-logging-'));
     const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0' });
     const store = await createStore(config);
-    const provider = createProvider(config, store.budgets);
+    const provider = createProvider(config, store);
     const stream = new Writable({
       write(chunk, _encoding, done) {
         lines.push(...chunk.toString().split('\n').filter(Boolean));

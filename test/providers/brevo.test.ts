@@ -140,8 +140,11 @@ describe('Brevo provider: contact (docs/brevo.md)', () => {
 });
 
 describe('Brevo provider: subscribe and audit say `existing` from the journal, per list (spec 2.4, 4.2)', () => {
+  // The subscription's contact is created at once (docs/consent.md: double opt-in waits for the
+  // link; test/http/newsletter-double-opt-in.test.ts covers that).
+  const SINGLE_OPT_IN = { NEWSLETTER_DOUBLE_OPT_IN: 'false' };
   it('answers existing: false for a first subscription, true for the next one (the journal knows it)', async () => {
-    await start();
+    await start(SINGLE_OPT_IN);
     const first = await post('/api/subscribe', validSubscribe);
     const second = await post('/api/subscribe', { ...validSubscribe, lastName: 'Martin' });
 
@@ -172,7 +175,7 @@ describe('Brevo provider: subscribe and audit say `existing` from the journal, p
   });
 
   it('never updates a known contact: adds it to the list, keeps its attributes (docs/brevo.md)', async () => {
-    await start();
+    await start(SINGLE_OPT_IN);
     const customer = { PRENOM: 'Claire', NOM: 'Fidèle', SMS: '+33611111111' };
     fake.contacts.set('claire@example.fr', { id: 5, attributes: { ...customer }, listIds: [2] });
     const renamed = {
@@ -224,7 +227,7 @@ describe('Brevo provider: subscribe and audit say `existing` from the journal, p
   });
 
   it('a contact Brevo already holds (from another list) is still new to the newsletter', async () => {
-    await start();
+    await start(SINGLE_OPT_IN);
     fake.contacts.set(validSubscribe.email, { id: 41, attributes: {}, listIds: [3] });
     const response = await post('/api/subscribe', validSubscribe);
     expect(response.json()).toEqual({ success: true, existing: false });
@@ -232,7 +235,7 @@ describe('Brevo provider: subscribe and audit say `existing` from the journal, p
   });
 
   it('takes Brevo’s duplicate_parameter on the address as a saved contact, not a failure', async () => {
-    await start();
+    await start(SINGLE_OPT_IN);
     fake.script('/contacts', () => ({
       status: 400,
       body: {

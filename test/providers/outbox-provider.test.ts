@@ -100,10 +100,11 @@ describe('the outbox writes real RFC 5322 messages under DATA_DIR/outbox (README
     }
   });
 
-  it('subscribe: one notification to the agency, none to the subscriber', async () => {
+  it('subscribe: one notification to the agency, and to the subscriber only the link to confirm (docs/consent.md)', async () => {
     await postJson(t.app, '/api/subscribe', { ...validSubscribe, source: 'page-accueil' });
     const mails = await outbox();
-    expect(Object.keys(mails)).toEqual(['notification']);
+    expect(Object.keys(mails).sort()).toEqual(['notification', 'optin']);
+    expect(mails.optin!.to?.[0]?.address).toBe(validSubscribe.email);
     expect(mails.notification!.to?.[0]?.address).toBe(AGENCY);
     expect(mails.notification!.subject).toBe('Nouvelle inscription à la lettre : Léa');
     expect(mails.notification!.replyTo?.[0]?.address).toBe(validSubscribe.email);
