@@ -90,7 +90,8 @@ describe('Brevo provider failures → 502 upstream_error, journal `failed` (spec
   });
 
   it('one passing 5xx or 429 is absorbed by the retry', async () => {
-    await start();
+    // Single opt-in: the subscription's contact call is made on the request (docs/consent.md).
+    await start({ NEWSLETTER_DOUBLE_OPT_IN: 'false' });
     const refusals = [
       { status: 429, body: { code: 'too_many_requests', message: 'slow down' } },
       undefined, // the retry of the contact

@@ -63,13 +63,13 @@ describe('MAIL_PROVIDER=smtp sends the same e-mails to a real SMTP server (READM
     const smtp = await sink({ onArrival: async () => (await journal.store!.list())[0]?.status });
     const t = await appSendingTo(smtp.url);
     journal.store = t.store;
-    expect((await postJson(t.app, '/api/subscribe', validSubscribe)).statusCode).toBe(200);
+    expect((await postJson(t.app, '/api/audit', validAudit)).statusCode).toBe(200);
     expect(smtp.received).toHaveLength(1);
     expect(smtp.received[0]!.observed).toBe('pending');
     expect((await t.store.list())[0]?.status).toBe('delivered');
   });
 
-  it('subscribe and audit: only the agency is written to; existing comes from the store', async () => {
+  it('subscribe and audit: the agency is notified, a subscriber gets only the link to confirm, once; existing comes from the store', async () => {
     const smtp = await sink();
     const t = await appSendingTo(smtp.url);
     expect((await postJson(t.app, '/api/subscribe', validSubscribe)).json()).toEqual({
@@ -82,8 +82,23 @@ describe('MAIL_PROVIDER=smtp sends the same e-mails to a real SMTP server (READM
       existing: true,
     });
     expect((await postJson(t.app, '/api/audit', validAudit)).statusCode).toBe(200);
-    expect(smtp.received.map((mail) => mail.envelopeTo)).toEqual([[AGENCY], [AGENCY], [AGENCY]]);
-    expect(smtp.received[2]!.email.text).toContain('Une trentaine');
+    // docs/consent.md: the link to confirm, with RFC 8058 one-click unsubscribe; the second
+    // request of the same day sends none.
+    const subscriber = validSubscribe.email;
+    expect(smtp.received.map((mail) => mail.envelopeTo)).toEqual([
+      [subscriber],
+      [AGENCY],
+      [AGENCY],
+      [AGENCY],
+    ]);
+    const optIn = smtp.received[0]!.email;
+    expect(optIn.subject).toBe('Confirmez votre inscription à la newsletter');
+    const headers = Object.fromEntries(optIn.headers.map((entry) => [entry.key, entry.value]));
+    expect(headers['list-unsubscribe']).toMatch(
+      /^<http:\/\/.+\/newsletter\/desinscription\?jeton=.+>$/,
+    );
+    expect(headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    expect(smtp.received[3]!.email.text).toContain('Une trentaine');
   });
 });
 
