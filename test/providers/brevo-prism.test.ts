@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNewsletterLinks } from '../../src/domain/newsletter-links.ts';
 import { buildTestApp, validAudit, validContact, validSubscribe } from '../helpers/app.ts';
 import { brevoSwaggerPresent, startPrismBrevo } from '../helpers/fake-brevo-prism.ts';
 
@@ -57,7 +58,8 @@ describe.skipIf(!brevoSwaggerPresent())(
         name: 'subscribe',
         path: '/api/subscribe',
         payload: { ...validSubscribe, lastName: 'Martin', source: 'page-accueil' },
-        calls: ['/contacts', '/smtp/email'],
+        // Double opt-in (docs/consent.md): the link to confirm, the agency's notification.
+        calls: ['/smtp/email', '/smtp/email'],
       },
       {
         name: 'audit with questionnaire',
@@ -97,6 +99,48 @@ describe.skipIf(!brevoSwaggerPresent())(
 
         expect(prism.exchanges.filter((exchange) => exchange.violations)).toEqual([]);
         expect(response.statusCode).toBe(200);
+      } finally {
+        await harness.close();
+      }
+    });
+
+    it('double opt-in: the link e-mail (List-Unsubscribe headers), the list add on confirmation and the one-click removal conform', async () => {
+      const harness = await appWith();
+      try {
+        prism.exchanges.length = 0;
+        await harness.app.inject({
+          method: 'POST',
+          url: '/api/subscribe',
+          payload: validSubscribe,
+        });
+        const links = createNewsletterLinks(harness.config.siteUrl, () =>
+          harness.store.newsletter.signingKey(),
+        );
+        const [lead] = await harness.store.list();
+        const local = (url: string) => url.slice(harness.config.siteUrl.length);
+        const confirm = await links.url('confirm', lead!.lead.id);
+        const unsubscribe = await links.url('unsubscribe', lead!.lead.id);
+        expect((await harness.app.inject({ method: 'POST', url: local(confirm) })).statusCode).toBe(
+          200,
+        );
+        expect(
+          (await harness.app.inject({ method: 'POST', url: local(unsubscribe) })).statusCode,
+        ).toBe(200);
+
+        // Only what we send is checked: Prism's own example answer to …/remove breaks the
+        // description's `format: email`, which says nothing about our request.
+        const ours = (exchange: { violations?: string }) =>
+          (JSON.parse(exchange.violations ?? '[]') as { location: string[] }[]).filter(
+            (violation) => violation.location[0] !== 'response',
+          );
+        expect(prism.exchanges.flatMap(ours)).toEqual([]);
+        expect(prism.exchanges.map((exchange) => exchange.path)).toEqual([
+          '/smtp/email',
+          '/smtp/email',
+          '/contacts',
+          '/contacts/lists/8/contacts/remove',
+        ]);
+        expect(prism.exchanges.every((exchange) => exchange.status < 300)).toBe(true);
       } finally {
         await harness.close();
       }
