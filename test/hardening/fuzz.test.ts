@@ -105,10 +105,15 @@ function formEncode(body: Record<string, unknown>): string {
   for (const [name, value] of Object.entries(body)) {
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       for (const [sub, answer] of Object.entries(value))
-        params.append(`${name}[${sub}]`, String(answer));
-    } else params.append(name, String(value));
+        params.append(`${name}[${sub}]`, formText(answer));
+    } else params.append(name, formText(value));
   }
   return params.toString();
+}
+
+/** A generated object may carry its own `toString` (`{"toString": false}`): String() would throw. */
+function formText(value: unknown): string {
+  return value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 const printable = fc.string({
