@@ -13,6 +13,8 @@ export interface PrivacySettings {
   mailProvider: 'outbox' | 'smtp' | 'brevo';
   retentionDays: number;
   webhooks: number;
+  /** NEWSLETTER_DOUBLE_OPT_IN; absent means on, its default. */
+  newsletterDoubleOptIn?: boolean;
 }
 
 export const DEFAULT_PRIVACY: PrivacySettings = {
@@ -27,6 +29,7 @@ export function privacySettings(config: Config): PrivacySettings {
     mailProvider: config.mail.provider,
     retentionDays: config.retentionDays,
     webhooks: config.webhooks.urls.length,
+    newsletterDoubleOptIn: config.newsletterDoubleOptIn,
   };
 }
 
@@ -116,7 +119,11 @@ ${legal.companyName}, ${postalAddressLine(legal.address)}, ${legal.address.count
 
 - **Champs obligatoires** : ${list(requiredOf(SubscribeRequestSchema))} ; nom facultatif.
 - **Finalité** : vous envoyer un e-mail par mois avec un conseil pratique.
-- **Base légale** : votre consentement (article 6, paragraphe 1, point a du RGPD). Vous le retirez à tout moment en nous écrivant ou par le lien de désinscription de chaque lettre.
+- **Base légale** : votre consentement (article 6, paragraphe 1, point a du RGPD). Vous le retirez à tout moment en nous écrivant ou par le lien de désinscription de chaque lettre.${
+    settings.newsletterDoubleOptIn === false
+      ? ''
+      : '\n- **Confirmation** : votre adresse n’est inscrite qu’après un clic sur le lien de l’e-mail de confirmation (valable 7 jours) ; nous gardons la date de ce clic et le réseau d’où il vient (tronqué), comme preuve de votre accord.'
+  }
 
 ### Preuve de votre accord
 
