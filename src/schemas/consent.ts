@@ -25,6 +25,13 @@ export const CONSENT_WORDINGS: readonly ConsentWording[] = [
     kinds: ['subscribe'],
     text: 'J’accepte de recevoir la lettre mensuelle de l’agence à cette adresse ; je peux retirer mon accord à tout moment en écrivant à l’agence, comme le décrit la politique de confidentialité.',
   },
+  {
+    // The site typesets French (a no-break space before « ; »): the stored text is what the form shows.
+    // It also names the unsubscribe link every letter now carries (docs/consent.md).
+    version: 'lettre-2026-12',
+    kinds: ['subscribe'],
+    text: 'J’accepte de recevoir la lettre mensuelle de l’agence à cette adresse\u00a0; je peux retirer mon accord à tout moment, par le lien de désinscription de chaque lettre ou en écrivant à l’agence, comme le décrit la politique de confidentialité.',
+  },
 ];
 
 /** Who collected the consent: the site's form, a program calling the API, or an AI agent. */
