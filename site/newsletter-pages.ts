@@ -45,9 +45,10 @@ export function newsletterPageFiles(
       questions: [],
       body: content.body,
     };
-    const body = typeset(renderMarkdown(content.body, page.source));
+    const body = renderMarkdown(content.body, page.source);
     const button = content.button ? `\n${buttonForm(content.button)}` : '';
-    const html = layout(context, page, `${body}${button}`, false);
+    // The whole page, as every page of the site (site/build.ts): the layout's texts too.
+    const html = typeset(layout(context, page, `${body}${button}`, false));
     return [state, { file: `newsletter-links/${state}.html`, html }] as const;
   });
   return Object.fromEntries(entries) as Record<NewsletterPageState, { file: string; html: string }>;
