@@ -24,6 +24,21 @@ export interface IntakeOutcome {
   existing: boolean;
 }
 
+/** What the caller knows of a request beyond its fields. */
+export interface SubmitOptions {
+  /** The Idempotency-Key header, or the `idempotency_key` argument of a tool call. */
+  callerKey?: string | undefined;
+  /** What the caller tells of the person's consent (none: the API's current wording). */
+  consent?: ConsentEvidence | undefined;
+  /**
+   * Told the lead's id once known (a new lead's, or the one a repeat stands for), so the caller's
+   * later log lines name it (docs/operations.md).
+   */
+  identified?: (leadId: string) => void;
+  /** Caught by the site forms' bot trap (docs/api-decisions.md, "Bot trap"). */
+  spam?: boolean;
+}
+
 export interface IntakeDependencies {
   deliveries: Pick<Deliveries, 'accept'>;
   /** docs/consent.md: NEWSLETTER_DOUBLE_OPT_IN, and who is on the list already. */
@@ -75,21 +90,13 @@ export function createIntake({
 
   return {
     /**
-     * `consent` is what the caller tells of the person's consent (a bare call: the API's wording).
-     * `spam`: a site form's bot trap caught the request (docs/api-decisions.md, "Bot trap"). It is
-     * answered as a real one would be, journaled as `spam` and handed to nobody; its idempotency
-     * records live apart, so a person who later sends the same body is a new lead, not its replay.
+     * A `spam` request is answered as a real one would be, journaled as `spam` and handed to nobody;
+     * its idempotency records live apart, so a person who later sends the same body is a new lead,
+     * not its replay.
      */
     async submit(
       received: LeadRequest,
-      callerKey?: string,
-      consent?: ConsentEvidence,
-      /**
-       * Told the lead's id once known (a new lead's, or the one a repeat stands for), so the
-       * caller's later log lines name it (docs/operations.md).
-       */
-      identified: (leadId: string) => void = () => {},
-      { spam = false }: { spam?: boolean } = {},
+      { callerKey, consent, identified = () => {}, spam = false }: SubmitOptions = {},
     ): Promise<IntakeOutcome> {
       const request = withCanonicalQuestions(received);
       const at = now();

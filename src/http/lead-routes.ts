@@ -37,13 +37,12 @@ export function registerLeadRoutes(
       handler: async (request, reply) => {
         const { data, consent } = splitConsent(request);
         // docs/api-decisions.md, "Bot trap": a caught post is answered as any other below.
-        const outcome = await intake.submit(
-          leadRequestOf(endpoint, data),
-          idempotencyKeyOf(request),
+        const outcome = await intake.submit(leadRequestOf(endpoint, data), {
+          callerKey: idempotencyKeyOf(request),
           consent,
-          (leadId) => bindLeadId(request, reply, leadId),
-          { spam: botTrap.caught(request.body, Date.now()) },
-        );
+          identified: (leadId) => bindLeadId(request, reply, leadId),
+          spam: botTrap.caught(request.body, Date.now()),
+        });
         if (isBrowserFormPost(request)) return reply.redirect(endpoint.thankYouPath, 303);
         return endpoint.answersExisting
           ? { success: true, existing: outcome.existing }

@@ -126,12 +126,11 @@ export async function callLeadTool(
     clientAddress: call.clientAddress,
   };
   try {
-    const outcome = await intake.submit(
-      leadRequestOf(endpoint, data),
-      key as string | undefined,
+    const outcome = await intake.submit(leadRequestOf(endpoint, data), {
+      callerKey: key as string | undefined,
       consent,
       identified,
-    );
+    });
     return toolSuccess(
       endpoint.answersExisting ? { success: true, existing: outcome.existing } : { success: true },
     );

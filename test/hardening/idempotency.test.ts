@@ -217,12 +217,15 @@ describe.each(dialects)('Idempotency-Key (%s journal) (docs/reliability.md)', (d
       now: () => clock,
     });
     const request = { kind: 'contact', data: validContact } as const;
-    await service.submit(request, 'daily');
+    await service.submit(request, { callerKey: 'daily' });
     clock = new Date('2026-11-23T09:59:00Z');
-    await service.submit(request, 'daily');
+    await service.submit(request, { callerKey: 'daily' });
     expect(provider.calls).toBe(1);
     clock = new Date('2026-11-23T10:00:01Z');
-    await service.submit({ kind: 'contact', data: { ...validContact, NOM: 'Neuf' } }, 'daily');
+    await service.submit(
+      { kind: 'contact', data: { ...validContact, NOM: 'Neuf' } },
+      { callerKey: 'daily' },
+    );
     expect(provider.calls).toBe(2);
   });
 });
