@@ -3,7 +3,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
-import { startFakeBrevo, type FakeBrevo } from '../test/helpers/fake-brevo.ts';
+import { brevoStandInEnv, startFakeBrevo, type FakeBrevo } from '../test/helpers/fake-brevo.ts';
 import { CONNECTIONS, CONTACT_BODY } from './contact.ts';
 import { median, ms, percent, round0, verdict } from './lib/report.ts';
 import { withServer, type ServerUnderTest } from './lib/servers.ts';
@@ -130,13 +130,31 @@ async function outboxThroughput(root: string, env: Record<string, string>, secon
   });
 }
 
-function brevoEnv(fake: FakeBrevo): Record<string, string> {
-  return {
-    MAIL_PROVIDER: 'brevo',
-    BREVO_API_KEY: 'bench',
-    BREVO_API_URL: fake.url,
-    BREVO_NEWSLETTER_LIST_ID: '8',
-  };
+/** `serve` delivering through the Brevo stand-in, limited to Brevo's 10 contact calls a second. */
+async function withBrevoStandIn<T>(
+  root: string,
+  env: Record<string, string>,
+  work: (target: ServerUnderTest, journal: Journal, fake: FakeBrevo) => Promise<T>,
+): Promise<T> {
+  const fake = await startFakeBrevo('bench');
+  fake.limit({ contactsPerSecond: 10 });
+  try {
+    return await withServer(
+      root,
+      SERVE,
+      { ...env, ...brevoStandInEnv(fake, 'bench') },
+      async (target) => {
+        const journal = journalOf(target);
+        try {
+          return await work(target, journal, fake);
+        } finally {
+          journal.close();
+        }
+      },
+    );
+  } finally {
+    await fake.close();
+  }
 }
 
 /**
@@ -145,32 +163,21 @@ function brevoEnv(fake: FakeBrevo): Record<string, string> {
  * the backlog the load leaves would take minutes to drain.
  */
 async function brevoThroughput(root: string, env: Record<string, string>, seconds: number) {
-  const fake = await startFakeBrevo('bench');
-  fake.limit({ contactsPerSecond: 10 });
-  try {
-    return await withServer(root, SERVE, { ...env, ...brevoEnv(fake) }, async (target) => {
-      const journal = journalOf(target);
-      try {
-        await loadOn(target, 3);
-        const accepted = await loadOn(target, seconds);
-        const acceptedLeads = journal.leads();
-        const first = journal.delivered();
-        await sleep(BREVO_WINDOW_SECONDS * 1000);
-        const deliveredLeads = journal.delivered() - first;
-        return {
-          accepted,
-          acceptedLeads,
-          deliveredLeads,
-          deliverySeconds: BREVO_WINDOW_SECONDS,
-          deliveredPerSecond: deliveredLeads / BREVO_WINDOW_SECONDS,
-        };
-      } finally {
-        journal.close();
-      }
-    });
-  } finally {
-    await fake.close();
-  }
+  return withBrevoStandIn(root, env, async (target, journal) => {
+    await loadOn(target, 3);
+    const accepted = await loadOn(target, seconds);
+    const acceptedLeads = journal.leads();
+    const first = journal.delivered();
+    await sleep(BREVO_WINDOW_SECONDS * 1000);
+    const deliveredLeads = journal.delivered() - first;
+    return {
+      accepted,
+      acceptedLeads,
+      deliveredLeads,
+      deliverySeconds: BREVO_WINDOW_SECONDS,
+      deliveredPerSecond: deliveredLeads / BREVO_WINDOW_SECONDS,
+    };
+  });
 }
 
 async function bareThroughput(root: string, env: Record<string, string>, seconds: number) {
@@ -181,7 +188,7 @@ async function bareThroughput(root: string, env: Record<string, string>, seconds
 }
 
 /**
- * The issue's burst at full size: 200 newsletter sign-ups at 20 a second against the stand-in
+ * The sign-up burst at full size: 200 newsletter sign-ups at 20 a second against the stand-in
  * limited to 10 contact calls a second (leadgate's budget: BREVO_CONTACTS_PER_SECOND, 8 by default).
  */
 async function signUpBurst(
@@ -190,52 +197,41 @@ async function signUpBurst(
   requests = 200,
   ratePerSecond = 20,
 ): Promise<BurstResult> {
-  const fake = await startFakeBrevo('bench');
-  fake.limit({ contactsPerSecond: 10 });
-  try {
-    return await withServer(root, SERVE, { ...env, ...brevoEnv(fake) }, async (target) => {
-      const journal = journalOf(target);
-      try {
-        const started = performance.now();
-        const answers: Promise<{ status: number; ms: number }>[] = [];
-        for (let i = 0; i < requests; i++) {
-          await sleep(started + (i * 1000) / ratePerSecond - performance.now());
-          answers.push(
-            timedPost(`${target.baseUrl}/api/subscribe`, {
-              email: `abonne-${i}@example.fr`,
-              firstName: 'Léa',
-            }),
-          );
-        }
-        const settled = await Promise.all(answers);
-        const end = await drained(journal, 60_000 - (performance.now() - started));
-        const statuses: Record<number, number> = {};
-        for (const { status } of settled) statuses[status] = (statuses[status] ?? 0) + 1;
-        const latencies = settled.map((answer) => answer.ms).sort((a, b) => a - b);
-        const keys = fake.sent.map(
-          (mail) => (mail.headers as { idempotencyKey?: string } | undefined)?.idempotencyKey,
-        );
-        return {
-          requests,
-          ratePerSecond,
-          statuses,
-          p50: median(latencies),
-          p99: latencies[Math.ceil(0.99 * latencies.length) - 1]!,
-          allDeliveredAfterSeconds: end === undefined ? undefined : (end - started) / 1000,
-          delivered: journal.delivered(),
-          contacts: fake.contacts.size,
-          contactCallsAccepted: fake.requestsTo('/contacts').length - fake.rateLimited,
-          rateLimited: fake.rateLimited,
-          emailsSent: fake.sent.length,
-          distinctEmailKeys: new Set(keys).size,
-        };
-      } finally {
-        journal.close();
-      }
-    });
-  } finally {
-    await fake.close();
-  }
+  return withBrevoStandIn(root, env, async (target, journal, fake) => {
+    const started = performance.now();
+    const answers: Promise<{ status: number; ms: number }>[] = [];
+    for (let i = 0; i < requests; i++) {
+      await sleep(started + (i * 1000) / ratePerSecond - performance.now());
+      answers.push(
+        timedPost(`${target.baseUrl}/api/subscribe`, {
+          email: `abonne-${i}@example.fr`,
+          firstName: 'Léa',
+        }),
+      );
+    }
+    const settled = await Promise.all(answers);
+    const end = await drained(journal, 60_000 - (performance.now() - started));
+    const statuses: Record<number, number> = {};
+    for (const { status } of settled) statuses[status] = (statuses[status] ?? 0) + 1;
+    const latencies = settled.map((answer) => answer.ms).sort((a, b) => a - b);
+    const keys = fake.sent.map(
+      (mail) => (mail.headers as { idempotencyKey?: string } | undefined)?.idempotencyKey,
+    );
+    return {
+      requests,
+      ratePerSecond,
+      statuses,
+      p50: median(latencies),
+      p99: latencies[Math.ceil(0.99 * latencies.length) - 1]!,
+      allDeliveredAfterSeconds: end === undefined ? undefined : (end - started) / 1000,
+      delivered: journal.delivered(),
+      contacts: fake.contacts.size,
+      contactCallsAccepted: fake.requestsTo('/contacts').length - fake.rateLimited,
+      rateLimited: fake.rateLimited,
+      emailsSent: fake.sent.length,
+      distinctEmailKeys: new Set(keys).size,
+    };
+  });
 }
 
 async function timedPost(url: string, body: object): Promise<{ status: number; ms: number }> {

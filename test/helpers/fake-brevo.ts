@@ -233,6 +233,16 @@ export async function startFakeBrevo(apiKey = 'k') {
 
 export type FakeBrevo = Awaited<ReturnType<typeof startFakeBrevo>>;
 
+/** The settings of a leadgate that delivers through this stand-in (its key is `apiKey`). */
+export function brevoStandInEnv(fake: FakeBrevo, apiKey = 'k'): Record<string, string> {
+  return {
+    MAIL_PROVIDER: 'brevo',
+    BREVO_API_KEY: apiKey,
+    BREVO_API_URL: fake.url,
+    BREVO_NEWSLETTER_LIST_ID: '8',
+  };
+}
+
 function error(status: number, code: string, message: string) {
   return { status, body: { code, message } };
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Store } from '../../src/domain/store.ts';
 import { idempotencyKey } from '../../src/providers/brevo-email.ts';
-import { startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
+import { brevoStandInEnv, startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
 import { defaultTestDialect } from '../helpers/postgres-databases.ts';
 import {
   acceptLead,
@@ -44,10 +44,7 @@ function dispatchProcess(): LeadgateProcess {
   const worker = spawnLeadgate(['dispatch'], {
     DATA_DIR: dataDir,
     ...(databaseUrl && { DATABASE_URL: databaseUrl }),
-    MAIL_PROVIDER: 'brevo',
-    BREVO_API_KEY: 'k',
-    BREVO_API_URL: fake.url,
-    BREVO_NEWSLETTER_LIST_ID: '8',
+    ...brevoStandInEnv(fake),
     PROVIDER_TIMEOUT_MS: '5000',
     DELIVERY_CONCURRENCY: '4',
     LOG_LEVEL: 'warn',

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { redisRateBudgets } from '../../src/providers/redis-rate-budgets.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
+import { brevoStandInEnv, startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
 import { freePort } from '../helpers/postgres-cluster.ts';
 import { sharedDatabase } from '../helpers/test-stores.ts';
 import { hasTool } from '../helpers/tools.ts';
@@ -28,10 +28,7 @@ describe.skipIf(!hasTool('redis-server'))('the Brevo budget in Redis (docs/deliv
     const env = {
       REDIS_URL: redis.url,
       DELIVERY: 'queued',
-      MAIL_PROVIDER: 'brevo',
-      BREVO_API_KEY: 'k',
-      BREVO_API_URL: fake.url,
-      BREVO_NEWSLETTER_LIST_ID: '8',
+      ...brevoStandInEnv(fake),
       BREVO_CONTACTS_PER_SECOND: String(BREVO_LIMIT - 1),
     };
     nodes = [

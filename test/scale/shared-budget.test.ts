@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import type { Store } from '../../src/domain/store.ts';
 import { createStore } from '../../src/store/create-store.ts';
-import { startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
+import { brevoStandInEnv, startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
 import {
   createTestDatabase,
   hasPostgres,
@@ -35,10 +35,7 @@ describe.skipIf(!hasPostgres())('two nodes, one Brevo budget (docs/delivery.md)'
       DATABASE_URL: database.url,
       RATE_LIMIT_PER_MINUTE: '0',
       DELIVERY: 'queued',
-      MAIL_PROVIDER: 'brevo',
-      BREVO_API_KEY: 'k',
-      BREVO_API_URL: fake.url,
-      BREVO_NEWSLETTER_LIST_ID: '8',
+      ...brevoStandInEnv(fake),
       BREVO_CONTACTS_PER_SECOND: String(BREVO_LIMIT - 1),
     };
     nodes = await Promise.all([startNode(env), startNode(env)]);
