@@ -125,13 +125,14 @@ describe(`leads journaled before delivery steps (${defaultTestDialect})`, () => 
       ['agency-notification', 'done'],
       ['confirmation-email', 'done'],
     ]);
-    expect(await stepsOf('ancien-en-echec')).toEqual([['agency-notification', 'done']]);
+    expect(await stepsOf('ancien-en-echec')).toContainEqual(['agency-notification', 'done']);
     expect(await stepsOf('ancien-livre')).toEqual([]);
     const files = readdirSync(join(dataDir, 'outbox')).sort();
-    expect(files).toEqual([
+    expect(files.filter((file) => file.includes('-ancien-en-attente-'))).toEqual([
       expect.stringMatching(/-ancien-en-attente-confirmation\.eml$/),
       expect.stringMatching(/-ancien-en-attente-notification\.eml$/),
-      expect.stringMatching(/-ancien-en-echec-notification\.eml$/),
     ]);
+    expect(files).toContainEqual(expect.stringMatching(/-ancien-en-echec-notification\.eml$/));
+    expect(files.filter((file) => file.includes('-ancien-livre-'))).toEqual([]);
   });
 });

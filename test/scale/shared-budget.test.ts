@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import type { Store } from '../../src/domain/store.ts';
 import { createStore } from '../../src/store/create-store.ts';
+import { validContact } from '../helpers/app.ts';
 import { brevoStandInEnv, startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
 import {
   createTestDatabase,
@@ -54,8 +55,8 @@ describe.skipIf(!hasPostgres())('two nodes, one Brevo budget (docs/delivery.md)'
     const answers: Promise<Response>[] = [];
     for (let i = 0; i < SIGN_UPS; i += 1) {
       await sleep(started + (i * 1000) / PER_SECOND - Date.now());
-      const body = { email: `partage-${i}@example.fr`, firstName: 'Léa' };
-      answers.push(postJson(nodes[i % 2]!, '/api/subscribe', body));
+      const body = { ...validContact, EMAIL: `partage-${i}@example.fr` };
+      answers.push(postJson(nodes[i % 2]!, '/api/contact', body));
     }
     expect((await Promise.all(answers)).map((answer) => answer.status)).toEqual(
       Array(SIGN_UPS).fill(200),
@@ -78,8 +79,9 @@ describe.skipIf(!hasPostgres())('two nodes, one Brevo budget (docs/delivery.md)'
     const keys = fake
       .requestsTo('/smtp/email')
       .map((r) => (r.body as { headers: { idempotencyKey: string } }).headers.idempotencyKey);
-    expect(keys).toHaveLength(SIGN_UPS);
-    expect(new Set(keys).size).toBe(SIGN_UPS);
-    expect(fake.sent).toHaveLength(SIGN_UPS);
+    // A contact request: its confirmation and the agency's notification.
+    expect(keys).toHaveLength(2 * SIGN_UPS);
+    expect(new Set(keys).size).toBe(2 * SIGN_UPS);
+    expect(fake.sent).toHaveLength(2 * SIGN_UPS);
   }, 90_000);
 });
