@@ -104,12 +104,12 @@ export const LEAD_KINDS = [
     tool: {
       name: 'subscribe_newsletter',
       english:
-        'Subscribe an address to the agency’s monthly newsletter (one practical tip a month): email and firstName required. An address already subscribed is a success with existing: true. Only with the explicit consent of the person concerned.',
+        'Subscribe an address to the agency’s monthly newsletter (one practical tip a month): email and firstName required. An address already subscribed is a success with existing: true. By default (double opt-in) the person then receives an e-mail with a confirmation link and joins the list only once they confirm: tell them to look in their inbox. Only with the explicit consent of the person concerned.',
     },
     thankYouPath: '/newsletter/merci',
     summary: 'Inscrire une adresse à la newsletter',
     description:
-      'Inscrit l’adresse à la newsletter (un conseil concret par mois). Une adresse déjà inscrite n’est pas une erreur : la réponse est un succès avec existing: true. À n’envoyer qu’avec l’accord explicite de la personne concernée.',
+      'Inscrit l’adresse à la newsletter (un conseil concret par mois). Une adresse déjà inscrite n’est pas une erreur : la réponse est un succès avec existing: true. Par défaut (double opt-in), la personne reçoit ensuite un e-mail avec un lien de confirmation et n’est ajoutée à la liste qu’après avoir confirmé. À n’envoyer qu’avec l’accord explicite de la personne concernée.',
     fields: { email: 'email', firstName: 'firstName', lastName: 'lastName' },
     answersExisting: true,
     confirmsToSender: false,
