@@ -162,7 +162,8 @@ describe(
       // A cron job with an empty environment: the steps are for SMTP, not for the local outbox.
       const emptyEnvironment = await leadgate(['leads', 'replay']);
       expect(emptyEnvironment.code).toBe(2);
-      expect(emptyEnvironment.stderr).toMatch(/3 step\(s\) wait for provider smtp/);
+      // The contact's confirmation and notification, the subscription's link (double opt-in) and notification.
+      expect(emptyEnvironment.stderr).toMatch(/4 step\(s\) wait for provider smtp/);
       expect(readdirSync(dataDir)).not.toContain('outbox');
 
       const smtp = await startSmtpSink();
@@ -174,8 +175,9 @@ describe(
         expect(replay.code, replay.stderr).toBe(0);
         expect(replay.stdout.match(/^livrée /gm)).toHaveLength(2);
         expect(replay.stdout).toContain('2 livrée(s), 0 en échec.');
-        // The contact gives a confirmation and a notification, the subscription a notification.
-        expect(smtp.received).toHaveLength(3);
+        // The contact gives a confirmation and a notification, the subscription its confirmation link
+        // (double opt-in, docs/consent.md) and a notification.
+        expect(smtp.received).toHaveLength(4);
       } finally {
         await smtp.close();
       }
@@ -218,9 +220,10 @@ describe(
       const kept = await leadgate(['leads', 'purge']);
       expect(kept).toMatchObject({ code: 0 });
       expect(kept.stdout).toMatch(/^0 demande/);
-      expect(readdirSync(join(dataDir, 'outbox'))).toHaveLength(3);
+      // The contact's confirmation and notification, the subscription's link and notification.
+      expect(readdirSync(join(dataDir, 'outbox'))).toHaveLength(4);
       const purged = await leadgate(['leads', 'purge', '--older-than-days', '0']);
-      expect(purged.stdout).toMatch(/^2 demande.*, 3 e-mail/);
+      expect(purged.stdout).toMatch(/^2 demande.*, 4 e-mail/);
       // The outbox follows the journal's retention (docs/operations.md).
       expect(readdirSync(join(dataDir, 'outbox'))).toEqual([]);
       expect((await leadgate(['leads', 'list'])).stdout).toBe('Aucune demande dans le journal.\n');
