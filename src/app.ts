@@ -1,5 +1,5 @@
 import cors from '@fastify/cors';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import { createDispatcherFor } from './domain/dispatcher-setup.ts';
 import type { Dispatcher } from './domain/dispatcher.ts';
@@ -95,7 +95,7 @@ export async function buildApp({
     trustProxy: config.limits.trustProxy,
     genReqId: requestIdFor,
     // registerRequestLog writes one line per request instead (docs/operations.md).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     ...serverTimeoutOptions(timeouts),
   });
   registerRequestIdHeader(app);
