@@ -16,6 +16,7 @@ import { emailOf, normalizeEmail, type Lead } from '../domain/lead.ts';
 import { maskText } from '../domain/masking.ts';
 import { leadOf, storableText } from './lead-rows.ts';
 import { consentColumns } from './sql-consent.ts';
+import { insertSteps } from './step-rows.ts';
 import { planSteps, unplannedLeads } from './sql-unplanned-leads.ts';
 import type { Database, DeliveryStepsTable } from './tables.ts';
 
@@ -366,36 +367,6 @@ function stepOf(row: Selectable<DeliveryStepsTable>): DeliveryStep {
     lastError: row.last_error,
     detail: row.detail,
   };
-}
-
-/**
- * One `pending` step per target, due at once; a step the lead has already is left as it is. At
- * acceptance, and later for steps that wait for the person (the newsletter's double opt-in,
- * docs/consent.md).
- */
-export async function insertSteps(
-  trx: Transaction<Database>,
-  lead: Pick<Lead, 'id' | 'receivedAt'>,
-  steps: readonly StepTarget[],
-  at: Date,
-): Promise<void> {
-  if (steps.length === 0) return;
-  await trx
-    .insertInto('delivery_steps')
-    .values(
-      steps.map((step) => ({
-        lead_id: lead.id,
-        destination: step.destination,
-        provider: step.provider,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: at.toISOString(),
-        received_at: lead.receivedAt.toISOString(),
-        updated_at: at.toISOString(),
-      })),
-    )
-    .onConflict((oc) => oc.columns(['lead_id', 'destination']).doNothing())
-    .execute();
 }
 
 /** Sums the lead's steps up again on its row, after a step was settled or added. */

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { StepTarget } from '../domain/destination.ts';
 import type { Lead } from '../domain/lead.ts';
 import { leadOf } from './lead-rows.ts';
+import { insertSteps } from './step-rows.ts';
 import type { Database } from './tables.ts';
 
 /*
@@ -39,25 +40,7 @@ export async function planSteps(
 ): Promise<void> {
   const at = now.toISOString();
   await db.transaction().execute(async (trx) => {
-    if (steps.length > 0) {
-      const inserted = await trx
-        .insertInto('delivery_steps')
-        .values(
-          steps.map((step) => ({
-            lead_id: lead.id,
-            destination: step.destination,
-            provider: step.provider,
-            status: 'pending',
-            attempts: 0,
-            next_attempt_at: at,
-            received_at: lead.receivedAt.toISOString(),
-            updated_at: at,
-          })),
-        )
-        .onConflict((oc) => oc.columns(['lead_id', 'destination']).doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return;
-    }
+    if (steps.length > 0 && (await insertSteps(trx, lead, steps, now)) === 0) return;
     await trx
       .updateTable('leads')
       .set({ status: steps.length > 0 ? 'pending' : 'delivered', updated_at: at })

@@ -1,0 +1,35 @@
+import type { Transaction } from 'kysely';
+import type { StepTarget } from '../domain/destination.ts';
+import type { Lead } from '../domain/lead.ts';
+import type { Database } from './tables.ts';
+
+/**
+ * One `pending` step per target, due at once; a step the lead has already is left as it is. At
+ * acceptance, and later for steps that wait for the person (the newsletter's double opt-in,
+ * docs/consent.md) or for a lead from before delivery steps. Resolves with how many were new.
+ */
+export async function insertSteps(
+  trx: Transaction<Database>,
+  lead: Pick<Lead, 'id' | 'receivedAt'>,
+  steps: readonly StepTarget[],
+  at: Date,
+): Promise<number> {
+  if (steps.length === 0) return 0;
+  const inserted = await trx
+    .insertInto('delivery_steps')
+    .values(
+      steps.map((step) => ({
+        lead_id: lead.id,
+        destination: step.destination,
+        provider: step.provider,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: at.toISOString(),
+        received_at: lead.receivedAt.toISOString(),
+        updated_at: at.toISOString(),
+      })),
+    )
+    .onConflict((oc) => oc.columns(['lead_id', 'destination']).doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0n);
+}
