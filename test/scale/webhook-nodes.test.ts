@@ -75,10 +75,11 @@ describe.skipIf(!hasPostgres())('webhooks from two nodes on one PostgreSQL', () 
       leadIds.map((id) => webhookIdFor(id, name)).sort(),
     );
     expect(receiver.received.every((r) => r.verifyError === undefined)).toBe(true);
-    // Each subscription's notification, written once to one node's outbox; both nodes worked.
+    // Each subscription's notification and confirmation link (double opt-in, docs/consent.md),
+    // each written once to one node's outbox; both nodes worked.
     expect(nodes.map((node) => node.outbox().length > 0)).toEqual([true, true]);
     const outboxes = nodes.flatMap((node) => node.outbox());
-    expect(outboxes).toHaveLength(count);
-    expect(new Set(outboxes).size).toBe(count);
+    expect(outboxes).toHaveLength(2 * count);
+    expect(new Set(outboxes).size).toBe(2 * count);
   }, 150_000);
 });
