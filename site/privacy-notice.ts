@@ -13,14 +13,15 @@ export interface PrivacySettings {
   mailProvider: 'outbox' | 'smtp' | 'brevo';
   retentionDays: number;
   webhooks: number;
-  /** NEWSLETTER_DOUBLE_OPT_IN; absent means on, its default. */
-  newsletterDoubleOptIn?: boolean;
+  /** NEWSLETTER_DOUBLE_OPT_IN. */
+  newsletterDoubleOptIn: boolean;
 }
 
 export const DEFAULT_PRIVACY: PrivacySettings = {
   mailProvider: 'outbox',
   retentionDays: 1095,
   webhooks: 0,
+  newsletterDoubleOptIn: true,
 };
 
 /** The facts above as read from the configuration (MAIL_PROVIDER, RETENTION_DAYS, …). */
@@ -120,9 +121,9 @@ ${legal.companyName}, ${postalAddressLine(legal.address)}, ${legal.address.count
 - **Champs obligatoires** : ${list(requiredOf(SubscribeRequestSchema))} ; nom facultatif.
 - **Finalité** : vous envoyer un e-mail par mois avec un conseil pratique.
 - **Base légale** : votre consentement (article 6, paragraphe 1, point a du RGPD). Vous le retirez à tout moment en nous écrivant ou par le lien de désinscription de chaque lettre.${
-    settings.newsletterDoubleOptIn === false
+    !settings.newsletterDoubleOptIn
       ? ''
-      : '\n- **Confirmation** : votre adresse n’est inscrite qu’après un clic sur le lien de l’e-mail de confirmation (valable 7 jours) ; nous gardons la date de ce clic et le réseau d’où il vient (tronqué), comme preuve de votre accord.'
+      : '\n- **Confirmation** : votre adresse n’est inscrite qu’une fois votre inscription confirmée depuis le lien de l’e-mail de confirmation (valable 7 jours) ; nous gardons la date de cette confirmation et le réseau d’où il vient (tronqué), comme preuve de votre accord.'
   }
 
 ### Preuve de votre accord
