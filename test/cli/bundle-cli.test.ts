@@ -82,7 +82,10 @@ describe('the CLI bundle written by leadgate build (cold start, docs/performance
       });
       expect(await lead.json()).toEqual({ success: true, existing: false });
     } finally {
+      // Its graceful shutdown still writes to DATA_DIR: wait for it before afterAll removes the folder.
+      const exited = new Promise((resolve) => server.once('exit', resolve));
       server.kill('SIGTERM');
+      await exited;
     }
   }, 60_000);
 });

@@ -8,6 +8,8 @@ describe('limit settings read from the environment (docs/reliability.md)', () =>
       ratePerMinute: 30,
       rateLimitAllow: [],
       trustProxy: false,
+      confirmationIntervalMs: 24 * 3600_000,
+      formMinFillMs: 3000,
     });
   });
 
@@ -23,6 +25,8 @@ describe('limit settings read from the environment (docs/reliability.md)', () =>
       ratePerMinute: 0,
       rateLimitAllow: ['127.0.0.1', '::1'],
       trustProxy: ['10.0.0.0/8', '127.0.0.1'],
+      confirmationIntervalMs: 24 * 3600_000,
+      formMinFillMs: 3000,
     });
     expect(loadConfig({ TRUST_PROXY: 'false' }).limits.trustProxy).toBe(false);
   });
