@@ -1,7 +1,10 @@
 import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { readManifest } from '../../src/http/site-files.ts';
 import type { SiteManifest } from '../../src/schemas/site-manifest.ts';
 import { buildTestApp, type TestApp } from './app.ts';
+import { launchChromium } from './browser.ts';
 import { buildTestSite, type TestSite } from './site.ts';
 
 export interface ServedSite {
@@ -31,6 +34,37 @@ export async function serveBuiltSite(env: Record<string, string> = {}): Promise<
     async close() {
       await test.close();
       site.remove();
+    },
+  };
+}
+
+/**
+ * The built site served and one Chromium for a whole test file; each test opens its context with
+ * `newContext`, closed after the test (or when the test opens another).
+ */
+export function useSiteInChromium() {
+  let served: ServedSite | undefined;
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  beforeAll(async () => {
+    [served, browser] = await Promise.all([serveBuiltSite(), launchChromium()]);
+  });
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+  });
+  return {
+    get served(): ServedSite {
+      return served!;
+    },
+    async newContext(options?: BrowserContextOptions): Promise<BrowserContext> {
+      await context?.close();
+      context = await browser!.newContext(options);
+      return context;
     },
   };
 }

@@ -1,10 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { emailOf } from '../../src/domain/lead.ts';
-import { hasChromium, launchChromium, watchProblems } from '../helpers/browser.ts';
-import { serveBuiltSite, type ServedSite } from '../helpers/browser-site.ts';
+import { hasChromium, watchProblems } from '../helpers/browser.ts';
+import { useSiteInChromium } from '../helpers/browser-site.ts';
 
 /*
  * docs/api-decisions.md, "Bot trap", in real Chromium: a script that fills every input of the page
@@ -13,29 +12,15 @@ import { serveBuiltSite, type ServedSite } from '../helpers/browser-site.ts';
  * trap: it is not in the accessibility tree (the Tab walk is test/quality/accessibility.test.ts).
  */
 
-let served: ServedSite;
-let browser: Browser;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  [served, browser] = await Promise.all([serveBuiltSite(), launchChromium()]);
-});
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
-afterAll(async () => {
-  await browser?.close();
-  await served?.close();
-});
+const chromium = useSiteInChromium();
 
 describe.skipIf(!hasChromium())('the bot trap in Chromium (docs/api-decisions.md)', () => {
   for (const javaScriptEnabled of [true, false]) {
     it(`a bot filling every input and sending at once (${javaScriptEnabled ? 'with' : 'without'} JavaScript): thank-you page, spam, nothing sent`, async () => {
-      context = await browser.newContext({ javaScriptEnabled, locale: 'fr-FR' });
+      const context = await chromium.newContext({ javaScriptEnabled, locale: 'fr-FR' });
       const page = await context.newPage();
       const problems = watchProblems(page);
-      await page.goto(`${served.origin}/newsletter`);
+      await page.goto(`${chromium.served.origin}/newsletter`);
       const form = page.locator('form[action="/api/subscribe"]').first();
       const email = `robot-${javaScriptEnabled ? 'js' : 'html'}@exemple.fr`;
       // What a naive bot does: a value in every text input, the boxes ticked, the form sent.
@@ -47,13 +32,13 @@ describe.skipIf(!hasChromium())('the bot trap in Chromium (docs/api-decisions.md
         }
       }, email);
       await form.locator('button[type=submit]').click();
-      await page.waitForURL(`${served.origin}/newsletter/merci`, { timeout: 10_000 });
+      await page.waitForURL(`${chromium.served.origin}/newsletter/merci`, { timeout: 10_000 });
 
-      const entries = (await served.test.store.list()).filter(
+      const entries = (await chromium.served.test.store.list()).filter(
         (entry) => emailOf(entry.lead) === email,
       );
       expect(entries.map((entry) => entry.status)).toEqual(['spam']);
-      const outbox = join(served.test.dataDir, 'outbox');
+      const outbox = join(chromium.served.test.dataDir, 'outbox');
       const files = existsSync(outbox) ? readdirSync(outbox) : [];
       expect(files.filter((file) => file.includes(entries[0]!.lead.id))).toEqual([]);
       expect(problems).toEqual([]);
@@ -61,9 +46,9 @@ describe.skipIf(!hasChromium())('the bot trap in Chromium (docs/api-decisions.md
   }
 
   it('a person never meets the trap: not in the accessibility tree', async () => {
-    context = await browser.newContext({ locale: 'fr-FR' });
+    const context = await chromium.newContext({ locale: 'fr-FR' });
     const page = await context.newPage();
-    await page.goto(`${served.origin}/newsletter`);
+    await page.goto(`${chromium.served.origin}/newsletter`);
     const form = page.locator('form[action="/api/subscribe"]').first();
     const tree = await form.ariaSnapshot();
     expect(tree).toContain('Adresse e-mail');

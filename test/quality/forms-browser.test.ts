@@ -1,16 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import PostalMime from 'postal-mime';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LeadKind } from '../../src/schemas/lead-kinds.ts';
 import { emailOf } from '../../src/domain/lead.ts';
 import { HTML_SECURITY_HEADERS } from '../../src/http/site-files.ts';
 import { LEAD_KINDS } from '../../src/schemas/lead-kinds.ts';
 import { SECTORS } from '../../src/schemas/sectors.ts';
-import { hasChromium, launchChromium, watchProblems } from '../helpers/browser.ts';
+import { hasChromium, watchProblems } from '../helpers/browser.ts';
 import { asFormFields, fillWithKeyboard } from '../helpers/browser-forms.ts';
-import { serveBuiltSite, type ServedSite } from '../helpers/browser-site.ts';
+import { useSiteInChromium } from '../helpers/browser-site.ts';
 
 /** docs/quality.md: every form of the site: contact, diagnostic, newsletter, and the audit of each sector. */
 const FORMS: { path: string; action: string; kind: LeadKind }[] = [
@@ -24,24 +24,10 @@ const FORMS: { path: string; action: string; kind: LeadKind }[] = [
   })),
 ];
 
-let served: ServedSite;
-let browser: Browser;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  [served, browser] = await Promise.all([serveBuiltSite(), launchChromium()]);
-});
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
-afterAll(async () => {
-  await browser?.close();
-  await served?.close();
-});
+const chromium = useSiteInChromium();
 
 async function open(path: string, javaScriptEnabled: boolean) {
-  context = await browser.newContext({ javaScriptEnabled, locale: 'fr-FR' });
+  const context = await chromium.newContext({ javaScriptEnabled, locale: 'fr-FR' });
   const page = await context.newPage();
   // The refusals a test provokes on purpose are expected; anything else (CSP included) is a fault.
   const problems = watchProblems(page, (url, status) => url.includes('/api/') && status === 400);
@@ -50,18 +36,18 @@ async function open(path: string, javaScriptEnabled: boolean) {
     if (request.method() === 'POST') posts.push(request);
   });
   const servedAt = Date.now();
-  expect((await page.goto(served.origin + path))?.status(), path).toBe(200);
+  expect((await page.goto(chromium.served.origin + path))?.status(), path).toBe(200);
   return { page, problems, posts, servedAt };
 }
 
 async function leadsFor(email: string) {
-  const entries = await served.test.store.list();
+  const entries = await chromium.served.test.store.list();
   return entries.filter((entry) => emailOf(entry.lead) === email);
 }
 
 /** The e-mails the outbox provider wrote for a lead, parsed. */
 async function outboxFor(leadId: string) {
-  const dir = join(served.test.dataDir, 'outbox');
+  const dir = join(chromium.served.test.dataDir, 'outbox');
   const files = readdirSync(dir).filter((file) => file.includes(leadId) && file.endsWith('.eml'));
   return Promise.all(files.map((file) => PostalMime.parse(readFileSync(join(dir, file)))));
 }
@@ -73,7 +59,7 @@ function thankYouOf(action: string): string {
 }
 
 async function expectThankYou(page: Page, action: string) {
-  await page.waitForURL(served.origin + thankYouOf(action), { timeout: 10_000 });
+  await page.waitForURL(chromium.served.origin + thankYouOf(action), { timeout: 10_000 });
   await expect(page.locator('h1').textContent()).resolves.toMatch(/Merci|confirmez/);
 }
 
@@ -99,12 +85,12 @@ describe.skipIf(!hasChromium())(
           const filled = await fillWithKeyboard(page, form, email);
           expect(filled.problems).toEqual([]);
           // A person takes at least the minimum fill time; a keyboard robot may not (bot-trap.test.ts).
-          const minFillMs = served.test.config.limits.formMinFillMs;
+          const minFillMs = chromium.served.test.config.limits.formMinFillMs;
           await page.waitForTimeout(Math.max(0, servedAt + minFillMs - Date.now()));
           await page.keyboard.press('Enter'); // on the submit button, where the walk stopped
 
           await expectThankYou(page, target.action);
-          expect(posts.map((post) => post.url())).toEqual([served.origin + target.action]);
+          expect(posts.map((post) => post.url())).toEqual([chromium.served.origin + target.action]);
           // Both send the form post, bot trap included (docs/api-decisions.md, "Bot trap").
           expect(posts[0]?.headers()['content-type']).toMatch(
             /^application\/x-www-form-urlencoded/,
@@ -129,16 +115,16 @@ describe.skipIf(!hasChromium())(
   'the problem watcher sees CSP violations (so the tests above can fail)',
   () => {
     it('reports an inline style and an inline script refused by the site’s own CSP header', async () => {
-      context = await browser.newContext();
+      const context = await chromium.newContext();
       const page = await context.newPage();
       const problems = watchProblems(page);
-      await page.route(`${served.origin}/csp-probe`, (route) =>
+      await page.route(`${chromium.served.origin}/csp-probe`, (route) =>
         route.fulfill({
           headers: { 'content-type': 'text/html; charset=utf-8', ...HTML_SECURITY_HEADERS },
           body: '<!doctype html><title>x</title><p style="color:red">x</p><script>1</script>',
         }),
       );
-      await page.goto(`${served.origin}/csp-probe`);
+      await page.goto(`${chromium.served.origin}/csp-probe`);
       expect(problems.join('\n')).toMatch(/Content Security Policy directive 'style-src/);
       expect(problems.join('\n')).toMatch(/Content Security Policy directive 'script-src/);
     });
