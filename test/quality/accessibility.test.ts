@@ -52,6 +52,19 @@ describe.skipIf(!hasChromium())('accessibility in Chromium (quality bar, docs/qu
     expect(await audit(await newContext(1280, 800), paths)).toEqual({});
   }, 60_000);
 
+  it('no page scrolls sideways at 320 px (WCAG 1.4.10 reflow), the header included', async () => {
+    // The header holds the brand and the one-line menu: on a narrow phone the menu must go under the
+    // brand, not past the edge (the current page's button is the widest).
+    const page = await (await newContext(320, 640)).newPage();
+    const wide: Record<string, number> = {};
+    for (const { path } of served.manifest.pages) {
+      await page.goto(served.origin + path);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (width > 320) wide[path] = width;
+    }
+    expect(wide).toEqual({});
+  }, 60_000);
+
   it('Tab reaches the skip link first, then every link and control, each with a visible focus', async () => {
     const page = await (await newContext(390, 844)).newPage();
     await page.goto(`${served.origin}/contact`);
