@@ -19,7 +19,7 @@ import { withExistingStore, withStore } from './leads-commands.ts';
  * (a cron job with an empty environment) stop it before it writes anything. (A provider missing a
  * setting already stopped it in createProvider.)
  */
-async function withDispatcher<T>(
+export async function withDispatcher<T>(
   config: Config,
   out: NodeJS.WritableStream,
   log: LeadLog,

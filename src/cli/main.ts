@@ -12,6 +12,7 @@ import { backupDatabase, databaseStatus, migrateDatabase } from './db-commands.t
 import { deliveryStatus, dispatch, replayLeads } from './delivery-commands.ts';
 import { forgetPersonCommand, showPerson } from './people-commands.ts';
 import { exportLeads, listLeads, purgeLeads } from './leads-commands.ts';
+import { releaseLead } from './spam-commands.ts';
 import { testWebhook } from './webhooks-commands.ts';
 
 const program = new Command('leadgate').description('Le site de l’agence et son API de demandes.');
@@ -132,6 +133,16 @@ leads
   .action(async (options: { destination?: string }) => {
     const { failed } = await replayLeads(loadConfig(), process.stdout, options.destination);
     if (failed > 0) process.exitCode = 1;
+  });
+leads
+  .command('release')
+  .description(
+    'Livre une demande que le piège à robots a prise pour du spam (statut « spam ») : avec la configuration du serveur.',
+  )
+  .argument('<id>', 'identifiant de la demande (leads list --status spam)')
+  .action(async (id: string) => {
+    if (!(await releaseLead(loadConfig(), id, process.stdout, process.stderr)))
+      process.exitCode = 1;
   });
 leads
   .command('status')

@@ -92,4 +92,9 @@ export interface Deliveries {
   unplanned(limit: number): Promise<Lead[]>;
   /** Gives such a lead its steps, due now; a lead another process planned meanwhile is left alone. */
   plan(lead: Lead, steps: readonly StepTarget[], now: Date): Promise<void>;
+  /**
+   * `leads release` (src/domain/spam-release.ts): a `spam` lead gets its steps, due now, and its
+   * address becomes known (spec 2.4); false when the lead is not `spam` (any more).
+   */
+  release(lead: Lead, steps: readonly StepTarget[], now: Date): Promise<boolean>;
 }

@@ -4,10 +4,9 @@ import { withCanonicalQuestions } from './audit-answers.ts';
 import { consentRecord, type ConsentEvidence } from './consent.ts';
 import type { Deliveries } from './deliveries.ts';
 import type { Dispatcher } from './dispatcher.ts';
-import { targetOf, type Destination } from './destination.ts';
 import { ConfigurationError, IdempotencyConflictError, UpstreamError } from './errors.ts';
-import { emailOf, type Lead } from './lead.ts';
-import { isNewsletterSubscription, type NewsletterJournal } from './newsletter.ts';
+import type { Lead } from './lead.ts';
+import { newLeadSteps, type OptInSettings } from './new-lead-steps.ts';
 
 /** A key, or the same body sent again, answers the same request the same way for 24 hours. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -41,8 +40,7 @@ export interface SubmitOptions {
 
 export interface IntakeDependencies {
   deliveries: Pick<Deliveries, 'accept'>;
-  /** docs/consent.md: NEWSLETTER_DOUBLE_OPT_IN, and who is on the list already. */
-  newsletter: { doubleOptIn: boolean; journal: Pick<NewsletterJournal, 'isSubscribed'> };
+  newsletter: OptInSettings;
   dispatcher: Pick<Dispatcher, 'destinations' | 'wake' | 'deliverLead'>;
   mode: DeliveryMode;
   now?: () => Date;
@@ -63,31 +61,6 @@ export function createIntake({
   now = () => new Date(),
   newId = randomUUID,
 }: IntakeDependencies) {
-  /**
-   * One step per destination that applies (the confirmation cap is the step's own, at delivery).
-   * docs/consent.md: under double opt-in a subscription is put on the list only once confirmed, and
-   * an address already on the list is not asked to confirm again.
-   */
-  async function stepsOf(lead: Lead) {
-    const awaiting = newsletter.doubleOptIn && isNewsletterSubscription(lead);
-    const asks = awaiting && !(await newsletter.journal.isSubscribed(emailOf(lead)));
-    const planned = (destination: Destination) => {
-      switch (destination.optIn) {
-        case 'asks':
-          return asks;
-        case 'awaits':
-          return !awaiting;
-        case 'withdraws':
-          return false;
-        default:
-          return true;
-      }
-    };
-    return dispatcher.destinations
-      .filter((destination) => destination.appliesTo(lead) && planned(destination))
-      .map(targetOf);
-  }
-
   return {
     /**
      * A `spam` request is answered as a real one would be, journaled as `spam` and handed to nobody;
@@ -109,7 +82,7 @@ export function createIntake({
       const key = callerKey === undefined ? undefined : `${scope}${request.kind} ${callerKey}`;
       const acceptance = await deliveries.accept({
         lead,
-        steps: spam ? [] : await stepsOf(lead),
+        steps: spam ? [] : await newLeadSteps(lead, dispatcher.destinations, newsletter),
         spam,
         idempotency: {
           key,

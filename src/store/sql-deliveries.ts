@@ -15,7 +15,9 @@ import { leadStatusOf } from '../domain/lead-status.ts';
 import { emailOf, normalizeEmail, type Lead } from '../domain/lead.ts';
 import { maskText } from '../domain/masking.ts';
 import { leadOf, storableText } from './lead-rows.ts';
+import { isKnown, makeKnown } from './known-addresses.ts';
 import { consentColumns } from './sql-consent.ts';
+import { releaseSpam } from './sql-spam-release.ts';
 import { insertSteps } from './step-rows.ts';
 import { planSteps, unplannedLeads } from './sql-unplanned-leads.ts';
 import type { Database, DeliveryStepsTable } from './tables.ts';
@@ -86,8 +88,8 @@ export class SqlDeliveries implements Deliveries {
     }
     const email = normalizeEmail(emailOf(lead));
     const existing = spam
-      ? await this.isKnown(trx, lead.kind, email)
-      : await this.makeKnown(trx, lead.kind, email, at);
+      ? await isKnown(trx, lead.kind, email)
+      : await makeKnown(trx, lead.kind, email, at);
     await this.insertKeys(trx, keys, idempotency.fingerprint, lead.id, existing, at);
     await trx
       .insertInto('leads')
@@ -105,26 +107,6 @@ export class SqlDeliveries implements Deliveries {
       .execute();
     await insertSteps(trx, lead, steps, lead.receivedAt);
     return { accepted: 'new', leadId: lead.id, existing };
-  }
-
-  /** Whether the address was known; the primary key makes "first accepted wins" atomic across nodes (spec 2.4). */
-  private async makeKnown(trx: Transaction<Database>, audience: string, email: string, at: string) {
-    const known = await trx
-      .insertInto('known_addresses')
-      .values({ audience, email, first_seen_at: at })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    return Number(known.numInsertedOrUpdatedRows ?? 0n) === 0;
-  }
-
-  private async isKnown(trx: Transaction<Database>, audience: string, email: string) {
-    const row = await trx
-      .selectFrom('known_addresses')
-      .select('email')
-      .where('audience', '=', audience)
-      .where('email', '=', email)
-      .executeTakeFirst();
-    return row !== undefined;
   }
 
   /** Another request may have taken a key since our read (PostgreSQL): then start over. */
@@ -328,6 +310,10 @@ export class SqlDeliveries implements Deliveries {
 
   plan(lead: Lead, steps: readonly StepTarget[], now: Date): Promise<void> {
     return planSteps(this.db, lead, steps, now);
+  }
+
+  release(lead: Lead, steps: readonly StepTarget[], now: Date): Promise<boolean> {
+    return releaseSpam(this.db, lead, steps, now);
   }
 
   private keysIn(
