@@ -23,7 +23,7 @@ export async function startServer(
     config,
     store,
     provider,
-    logger: loggerOptions(config.logLevel),
+    logger: loggerOptions(config),
     siteDir: config.distDir,
   });
   // docs/consent.md: RETENTION_DAYS applied once a day by the running service.

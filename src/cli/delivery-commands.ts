@@ -65,7 +65,7 @@ export async function replayLeads(
   out: NodeJS.WritableStream,
   destination?: string,
   /** Each attempt's line, and one per lead replayed (docs/operations.md); stdout keeps the report. */
-  log: LeadLog = createLogger(config.logLevel, process.stderr),
+  log: LeadLog = createLogger(config, process.stderr),
 ): Promise<{ delivered: number; failed: number }> {
   return withDispatcher(
     config,
@@ -129,7 +129,7 @@ export async function dispatch(
   stopped: Promise<unknown>,
 ) {
   // A worker's lines go where `serve`'s do: JSON on stdout, for journald or the container's log driver.
-  const log = createLogger(config.logLevel, out);
+  const log = createLogger(config, out);
   await withDispatcher(config, out, log, { refuseForeignSteps: false }, async (dispatcher) => {
     dispatcher.start();
     out.write('Livraison en cours ; SIGTERM ou Ctrl-C pour arrêter.\n');

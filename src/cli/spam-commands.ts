@@ -14,7 +14,7 @@ export async function releaseLead(
   id: string,
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,
-  log: LeadLog = createLogger(config.logLevel, process.stderr),
+  log: LeadLog = createLogger(config, process.stderr),
 ): Promise<boolean> {
   const release = await withDispatcher(
     config,

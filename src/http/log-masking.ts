@@ -8,7 +8,7 @@ export const LOGGED_URL_MAX = 512;
  * short one), percent-escapes decoded and "+" read as a space so that `?email=marie%40example.fr` or
  * `?tel=06+12+34+56+78` are masked like the plain text they stand for, then masked.
  */
-export function maskUrl(url: string): string {
+export function maskUrl(url: string, secrets: readonly string[]): string {
   const cut =
     url.length > LOGGED_URL_MAX
       ? `${url.slice(0, LOGGED_URL_MAX)}…[${url.length - LOGGED_URL_MAX} caractères coupés]`
@@ -20,18 +20,18 @@ export function maskUrl(url: string): string {
       return escapes;
     }
   });
-  return maskText(decoded);
+  return maskText(decoded, secrets);
 }
 
 /** Masks every string inside a logged value; Errors become plain objects so nothing escapes. */
-export function maskValue(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return maskText(value);
+export function maskValue(value: unknown, secrets: readonly string[], depth = 0): unknown {
+  if (typeof value === 'string') return maskText(value, secrets);
   if (value === null || typeof value !== 'object' || depth > 6) return value;
-  if (value instanceof Error) return maskValue(serializeError(value), depth);
-  if (Array.isArray(value)) return value.map((item) => maskValue(item, depth + 1));
+  if (value instanceof Error) return maskValue(serializeError(value), secrets, depth);
+  if (Array.isArray(value)) return value.map((item) => maskValue(item, secrets, depth + 1));
   const masked: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    setOwn(masked, key, maskValue(item, depth + 1));
+    setOwn(masked, key, maskValue(item, secrets, depth + 1));
   }
   return masked;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyLoggerOptions, FastifyReply, FastifyRequest } from 'fastify';
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import type { Config } from '../config.ts';
 import { maskText } from '../domain/masking.ts';
 import { maskUrl, maskValue, serializeError, setOwn } from './log-masking.ts';
 import { wasRefused } from './refusal-log.ts';
@@ -25,16 +26,23 @@ export function registerRequestIdHeader(app: FastifyInstance): void {
   });
 }
 
+/** What the log lines need of the configuration: the level, and the secrets never to write. */
+export type LogSettings = Pick<Config, 'logLevel' | 'secrets'>;
+
 /**
  * Structured JSON logs (pino) in which personal data and secrets are masked wherever they appear:
- * in the message, in any logged object, in errors and their causes (docs/reliability.md).
+ * in the message, in any logged object, in errors and their causes (docs/reliability.md). The
+ * configured secrets (src/config/secrets.ts) are masked literally, as in the journal: a provider's
+ * error may quote the key or password it was sent.
  */
 export function loggerOptions(
-  level: string,
+  { logLevel, secrets }: LogSettings,
   stream?: NodeJS.WritableStream,
 ): LoggerOptions & Pick<FastifyLoggerOptions, 'stream'> {
+  const masked = (error: unknown) =>
+    maskValue(error instanceof Error ? serializeError(error) : error, secrets);
   return {
-    level,
+    level: logLevel,
     ...(stream && { stream: stream as FastifyLoggerOptions['stream'] }),
     redact: {
       paths: [
@@ -47,36 +55,36 @@ export function loggerOptions(
       censor: '[masqué]',
     },
     serializers: {
-      error: (error: unknown) => maskValue(error instanceof Error ? serializeError(error) : error),
-      err: (error: unknown) => maskValue(error instanceof Error ? serializeError(error) : error),
+      error: masked,
+      err: masked,
       req: (request: { method: string; url: string; ip?: string }) => ({
         method: request.method,
-        url: maskUrl(request.url),
+        url: maskUrl(request.url, secrets),
         remoteAddress: request.ip,
       }),
     },
     formatters: {
       // req, res and err have serializers of their own (below), which run after this formatter.
       log: (object) => {
-        const masked: Record<string, unknown> = {};
+        const fields: Record<string, unknown> = {};
         for (const [key, value] of Object.entries(object)) {
-          setOwn(masked, key, SERIALIZED_KEYS.has(key) ? value : maskValue(value));
+          setOwn(fields, key, SERIALIZED_KEYS.has(key) ? value : maskValue(value, secrets));
         }
-        return masked;
+        return fields;
       },
     },
     hooks: {
       logMethod(args, method) {
-        const masked = args.map((arg) => (typeof arg === 'string' ? maskText(arg) : arg));
-        method.apply(this, masked as Parameters<typeof method>);
+        const texts = args.map((arg) => (typeof arg === 'string' ? maskText(arg, secrets) : arg));
+        method.apply(this, texts as Parameters<typeof method>);
       },
     },
   };
 }
 
 /** The same lines outside a server (`leadgate dispatch`, `leads replay`), written to `stream`. */
-export function createLogger(level: string, stream: NodeJS.WritableStream): Logger {
-  return pino(loggerOptions(level), stream);
+export function createLogger(settings: LogSettings, stream: NodeJS.WritableStream): Logger {
+  return pino(loggerOptions(settings), stream);
 }
 
 /**

@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskText } from '../../src/domain/masking.ts';
 import { LOGGED_URL_MAX, maskUrl } from '../../src/http/log-masking.ts';
 import { loggerOptions } from '../../src/http/logging.ts';
-import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { postJson } from '../helpers/api-assertions.ts';
+import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
+import { brevoStandInEnv, startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
 
 const KB64 = 64 * 1024;
 /** Runs that defeated a backtracking pattern: runs of address or phone characters that never match. */
@@ -36,7 +39,7 @@ describe('log masking is linear on any input (docs/reliability.md, hostile input
   for (const [name, text] of Object.entries(HOSTILE)) {
     it(`64 KB of ${name} costs < 5 ms to mask`, () => {
       expect(fastestRunMs(() => maskText(text))).toBeLessThan(5);
-      expect(fastestRunMs(() => maskUrl(`/${text}`))).toBeLessThan(5);
+      expect(fastestRunMs(() => maskUrl(`/${text}`, []))).toBeLessThan(5);
     });
   }
 
@@ -48,16 +51,16 @@ describe('log masking is linear on any input (docs/reliability.md, hostile input
   });
 
   it('a logged URL is cut to LOGGED_URL_MAX characters, then says how much was cut', () => {
-    const logged = maskUrl(`/${'a'.repeat(KB64)}`);
+    const logged = maskUrl(`/${'a'.repeat(KB64)}`, []);
     expect(logged.length).toBeLessThan(LOGGED_URL_MAX + 40);
     expect(logged).toContain(`${KB64 + 1 - LOGGED_URL_MAX} caractères coupés`);
   });
 
   it('percent-encoded addresses and phones in a URL are masked', () => {
-    expect(maskUrl('/api/contact?email=marie%40example.fr&tel=%2B33%206%2012%2034%2056%2078')).toBe(
-      '/api/contact?email=m***@example.fr&tel=******78',
-    );
-    expect(maskUrl('/?tel=06+12+34+56+78&bad=%E2%28')).toBe('/?tel=******78&bad=%E2%28');
+    expect(
+      maskUrl('/api/contact?email=marie%40example.fr&tel=%2B33%206%2012%2034%2056%2078', []),
+    ).toBe('/api/contact?email=m***@example.fr&tel=******78');
+    expect(maskUrl('/?tel=06+12+34+56+78&bad=%E2%28', [])).toBe('/?tel=******78&bad=%E2%28');
   });
 });
 
@@ -71,7 +74,9 @@ describe('a 64 KB URL through the real logger', () => {
         done();
       },
     });
-    started = await buildTestApp({ logger: loggerOptions('info', stream) });
+    started = await buildTestApp({
+      logger: loggerOptions({ logLevel: 'info', secrets: [] }, stream),
+    });
   });
   afterAll(() => started.close());
 
@@ -88,5 +93,44 @@ describe('a 64 KB URL through the real logger', () => {
       expect(logged).toContain('m***@example.fr');
       expect(logged).not.toContain('marie');
     }
+  });
+});
+
+describe('a configured secret a provider quotes never reaches a log line (docs/reliability.md)', () => {
+  // Not a Brevo-shaped key nor labelled `api-key`: only the configured value itself can mask it.
+  const KEY = 'agence-Cle-7f3b9c2e';
+  const lines: string[] = [];
+  let brevo: FakeBrevo;
+  let started: TestApp;
+  beforeAll(async () => {
+    brevo = await startFakeBrevo(KEY);
+    const env = brevoStandInEnv(brevo, KEY);
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    // The server's own wiring: the logger gets the configuration's secrets (src/server.ts).
+    const logger = loggerOptions(loadConfig({ LOG_LEVEL: 'info', ...env }), stream);
+    started = await buildTestApp({ env, logger });
+  });
+  afterAll(async () => {
+    await started.close();
+    await brevo.close();
+  });
+
+  it('a Brevo error echoing the key is logged by the dispatcher and the error handler, masked', async () => {
+    brevo.script('/contacts', {
+      status: 500,
+      body: { code: 'internal_error', message: `key ${KEY} could not be checked` },
+    });
+    const answer = await postJson(started.app, '/api/contact', validContact);
+    expect(answer.statusCode).toBe(502);
+    const failed = lines.filter((line) => line.includes('could not be checked'));
+    // The step's line (src/domain/delivery-log.ts) and the request's error.
+    expect(failed.some((line) => line.includes('delivery: step failed'))).toBe(true);
+    for (const line of failed) expect(line).toContain('key [masqué] could not be checked');
+    expect(lines.join('\n')).not.toContain(KEY);
   });
 });

@@ -61,7 +61,7 @@ async function start(logs: ReturnType<typeof captureLogs>) {
       DELIVERY_RETRY_BASE_MS: '50',
       DELIVERY_RETRY_MAX_MS: '100',
     },
-    logger: loggerOptions('info', logs.stream),
+    logger: loggerOptions({ logLevel: 'info', secrets: [] }, logs.stream),
     dispatch: true,
   });
   return harness;
@@ -97,7 +97,7 @@ describe('the lead id in every log line about a lead (docs/operations.md)', () =
       harness!.config,
       new PassThrough(),
       undefined,
-      createLogger('info', logs.stream),
+      createLogger({ logLevel: 'info', secrets: [] }, logs.stream),
     );
     expect(replayed).toEqual({ delivered: 1, failed: 0 });
 

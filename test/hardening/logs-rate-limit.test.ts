@@ -19,7 +19,7 @@ describe('a 429 flood is logged once per client and window', () => {
     });
     const harness = await buildTestApp({
       env: { RATE_LIMIT_PER_MINUTE: '2' },
-      logger: loggerOptions('info', stream),
+      logger: loggerOptions({ logLevel: 'info', secrets: [] }, stream),
     });
     const statuses: number[] = [];
     try {

@@ -15,7 +15,7 @@ function captureLogs() {
       done();
     },
   });
-  return { lines, logger: loggerOptions('info', stream) };
+  return { lines, logger: loggerOptions({ logLevel: 'info', secrets: [] }, stream) };
 }
 
 const EMAIL = 'marie.dupont@example.fr';

@@ -116,7 +116,7 @@ describe('health probes are not logged (docs/operations.md)', () => {
         done();
       },
     });
-    t = await buildTestApp({ logger: loggerOptions('info', stream) });
+    t = await buildTestApp({ logger: loggerOptions({ logLevel: 'info', secrets: [] }, stream) });
     await t.app.inject('/healthz');
     await t.app.inject('/readyz');
     expect(lines).toEqual([]);

@@ -39,7 +39,7 @@ describe('request logs: API requests are logged, page views are not (docs/perfor
       config,
       store,
       provider,
-      logger: loggerOptions('info', stream),
+      logger: loggerOptions({ logLevel: 'info', secrets: [] }, stream),
       siteDir: site.dir,
     });
     close = async () => {
