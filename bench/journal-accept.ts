@@ -20,7 +20,7 @@ function bytesWritten(): number {
 let sequence = 0;
 
 /** What the intake hands the journal for the benchmark's contact lead: the lead, two steps, its keys. */
-function contactAcceptance() {
+export function contactAcceptance() {
   sequence += 1;
   const id = `bench-${process.pid}-${sequence}`;
   const receivedAt = new Date();

@@ -22,6 +22,7 @@ import {
   round0,
   verdict,
 } from './lib/report.ts';
+import { dispatchRound, type DispatchRound } from './dispatch-alone.ts';
 import { journalRound, type JournalRound } from './journal-accept.ts';
 import { mailComposeRound, type MailComposeRound } from './mail-compose.ts';
 import { memoryRound } from './memory.ts';
@@ -302,6 +303,27 @@ Where it goes: docs/performance.md.
 | CPU per accept | Accepts/s | Written per accept |
 | ---: | ---: | ---: |
 | ${of((r) => r.cpuMicrosPerAccept).toFixed(0)} µs | ${round0(of((r) => r.acceptsPerSecond))} | ${of((r) => r.kibWrittenPerAccept).toFixed(1)} KiB |`);
+}
+
+if (only.has('dispatch')) {
+  const leads = 5_000;
+  const results = await measureRounds<DispatchRound>(
+    'dispatch',
+    () => dispatchRound(root, leads),
+    (r) =>
+      `${r.cpuMicrosPerLead.toFixed(0)} µs of CPU per lead, ${Math.round(r.leadsPerSecond)} leads/s`,
+  );
+  const of = (pick: (r: DispatchRound) => number) => median(results.map(pick));
+  sections.push(`## The dispatcher alone (diagnostic)
+
+The delivery path without the accept path beside it: ${leads.toLocaleString('en-US')} contact leads
+journaled first (SQLite), then delivered by the dispatcher \`leadgate serve\` runs (outbox: two
+e-mails composed and written per lead), in the benchmark's own process, ${rounds} rounds, medians.
+Where it goes: docs/performance.md.
+
+| CPU per lead | of which in the kernel | Delivered leads/s |
+| ---: | ---: | ---: |
+| ${of((r) => r.cpuMicrosPerLead).toFixed(0)} µs | ${of((r) => r.systemMicrosPerLead).toFixed(0)} µs | ${round0(of((r) => r.leadsPerSecond))} |`);
 }
 
 writeFileSync(join(root, 'results.json'), JSON.stringify(raw, null, 2));

@@ -159,7 +159,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       retryMaxMs: env.DELIVERY_RETRY_MAX_MS,
       maxAttempts: env.DELIVERY_MAX_ATTEMPTS,
       deadAfterMs: env.DELIVERY_DEAD_AFTER_HOURS * 60 * 60 * 1000,
-      concurrency: env.DELIVERY_CONCURRENCY,
+      // The outbox's steps are local files: more of them in flight lets the journal settle them
+      // together (docs/performance.md, "Delivery path"); a mail server or a receiver gets fewer.
+      concurrency: env.DELIVERY_CONCURRENCY ?? (env.MAIL_PROVIDER === 'outbox' ? 64 : 8),
     },
     mail: {
       provider: env.MAIL_PROVIDER,

@@ -260,11 +260,14 @@ export const EnvSchema = Type.Object({
     default: 72,
     description: 'A step still failing when its lead is this old is `dead` (one alert e-mail)',
   }),
-  DELIVERY_CONCURRENCY: integer({
-    minimum: 1,
-    default: 8,
-    description: 'Steps each node delivers at once',
-  }),
+  DELIVERY_CONCURRENCY: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description:
+        'Steps each node delivers at once (SMTP opens a connection per message in flight)',
+      shownDefault: '8, or 64 when $MAIL_PROVIDER is outbox',
+    }),
+  ),
 
   BODY_LIMIT_BYTES: integer({
     minimum: 1,

@@ -12,11 +12,16 @@ export function createOutboxProvider(directory: string, settings: ProviderMailSe
     'outbox',
     settings,
     async ({ raw, ref, role }) => {
-      await mkdir(directory, { recursive: true });
       const day = ref.receivedAt.toISOString().slice(0, 10);
       const file = join(directory, `${day}-${ref.id}-${role}.eml`);
       // Write then rename, so a reader never sees half a message; a replay rewrites the same file.
-      await writeFile(`${file}.tmp`, raw);
+      await writeFile(`${file}.tmp`, raw).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        // The folder is made when a message finds it missing (the first, or after someone removed
+        // it), not before each message: one system call less per e-mail.
+        await mkdir(directory, { recursive: true });
+        await writeFile(`${file}.tmp`, raw);
+      });
       await rename(`${file}.tmp`, file);
     },
     { eraseCopies: (leadIds) => eraseMessages(directory, leadIds) },

@@ -14,6 +14,7 @@ import type { StepTarget } from '../domain/destination.ts';
 import { leadStatusOf } from '../domain/lead-status.ts';
 import { emailOf, normalizeEmail, type Lead } from '../domain/lead.ts';
 import { maskText } from '../domain/masking.ts';
+import { batchedPerTurn } from './batched-per-turn.ts';
 import { leadOf, storableText } from './lead-rows.ts';
 import { isKnown, makeKnown } from './known-addresses.ts';
 import { consentColumns } from './sql-consent.ts';
@@ -26,6 +27,12 @@ import type { Database, DeliveryStepsTable } from './tables.ts';
 class KeyTaken extends Error {}
 
 type StepKey = Pick<DeliveryStep, 'leadId' | 'destination'>;
+
+interface Settlement {
+  step: ClaimedStep;
+  outcome: StepOutcome;
+  now: Date;
+}
 
 /** The delivery journal in SQL that SQLite and PostgreSQL both run (docs/delivery.md). */
 export class SqlDeliveries implements Deliveries {
@@ -178,20 +185,34 @@ export class SqlDeliveries implements Deliveries {
     return this.withLeads(rows);
   }
 
-  async settle(step: ClaimedStep, outcome: StepOutcome, now: Date): Promise<void> {
-    const at = now.toISOString();
-    await this.db.transaction().execute(async (trx) => {
-      // PostgreSQL: two nodes settling two steps of one lead would each read the other's step as
-      // unfinished (read committed) and leave the lead's summary short of `delivered` for ever; the
-      // lead's row lock makes the second wait and read the first's step. SQLite runs one writer.
-      if (this.skipLocked) {
-        await trx
-          .selectFrom('leads')
-          .select('id')
-          .where('id', '=', step.leadId)
-          .forUpdate()
-          .execute();
-      }
+  /** Steps that end in the same turn are settled in one transaction (src/store/batched-per-turn.ts). */
+  settle(step: ClaimedStep, outcome: StepOutcome, now: Date): Promise<void> {
+    return this.settleInTurn({ step, outcome, now });
+  }
+
+  private readonly settleInTurn = batchedPerTurn<Settlement>((settlements) =>
+    this.db.transaction().execute((trx) => this.settleAll(trx, settlements)),
+  );
+
+  private async settleAll(
+    trx: Transaction<Database>,
+    settlements: readonly Settlement[],
+  ): Promise<void> {
+    const leadIds = [...new Set(settlements.map(({ step }) => step.leadId))].sort();
+    // PostgreSQL: two nodes settling two steps of one lead would each read the other's step as
+    // unfinished (read committed) and leave the lead's summary short of `delivered` for ever; the
+    // lead's row lock makes the second wait and read the first's step. Locked in id order, so two
+    // batches never wait for each other. SQLite runs one writer.
+    if (this.skipLocked) {
+      await trx
+        .selectFrom('leads')
+        .select('id')
+        .where('id', 'in', leadIds)
+        .orderBy('id')
+        .forUpdate()
+        .execute();
+    }
+    for (const { step, outcome, now } of settlements) {
       await trx
         .updateTable('delivery_steps')
         .set((eb) => ({
@@ -208,13 +229,14 @@ export class SqlDeliveries implements Deliveries {
           }),
           ...('detail' in outcome && { detail: storableText(outcome.detail), last_error: null }),
           lease_until: null,
-          updated_at: at,
+          updated_at: now.toISOString(),
         }))
         .where('lead_id', '=', step.leadId)
         .where('destination', '=', step.destination)
         .execute();
-      await refreshLeadSummary(trx, step.leadId, now);
-    });
+    }
+    const latest = new Date(Math.max(...settlements.map(({ now }) => now.getTime())));
+    for (const leadId of leadIds) await refreshLeadSummary(trx, leadId, latest);
   }
 
   async steps(leadId: string): Promise<DeliveryStep[]> {

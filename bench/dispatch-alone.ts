@@ -1,0 +1,57 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pino } from 'pino';
+import { loadConfig } from '../src/config.ts';
+import { createDispatcherFor } from '../src/domain/dispatcher-setup.ts';
+import { createProvider } from '../src/providers/create-provider.ts';
+import { createStore } from '../src/store/create-store.ts';
+import { contactAcceptance } from './journal-accept.ts';
+
+export interface DispatchRound {
+  cpuMicrosPerLead: number;
+  /** Of which in the kernel (file writes, fdatasync): process.cpuUsage's `system`. */
+  systemMicrosPerLead: number;
+  leadsPerSecond: number;
+}
+
+/**
+ * The delivery path alone, in this process: `count` contact leads journaled first, then the
+ * dispatcher of `leadgate serve` (outbox, its default concurrency, info logs to /dev/null) delivers
+ * them all; CPU time (the thread pool's file writes and fdatasyncs included) and wall time from its
+ * start to the last lead seen delivered (polled every 250 ms).
+ */
+export async function dispatchRound(root: string, count: number): Promise<DispatchRound> {
+  const dataDir = join(root, `dispatch-${process.pid}-${Date.now()}`);
+  const config = loadConfig({ DATA_DIR: dataDir, MAIL_PROVIDER: 'outbox' });
+  const store = await createStore(config);
+  const log = pino({ level: 'info' }, pino.destination('/dev/null'));
+  try {
+    for (let done = 0; done < count; done += 50) {
+      await Promise.all(
+        Array.from({ length: 50 }, () => store.deliveries.accept(contactAcceptance())),
+      );
+    }
+    const dispatcher = createDispatcherFor(config, store, createProvider(config, store), log);
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    dispatcher.start();
+    // The backlog's query reads every unfinished step: asked four times a second, not more, so
+    // that the measure does not measure itself.
+    while ((await store.deliveries.backlog()).some((line) => line.pending + line.retrying > 0)) {
+      await sleep(250);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    await dispatcher.stop();
+    return {
+      cpuMicrosPerLead: (used.user + used.system) / count,
+      systemMicrosPerLead: used.system / count,
+      leadsPerSecond: count / seconds,
+    };
+  } finally {
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
