@@ -13,8 +13,11 @@ export interface ApiOptions {
   intake: Intake;
   bodyLimit: number;
   rateLimit: RateLimitSettings;
-  /** Catches the site's form posts sent by bots (docs/api-decisions.md, "Bot trap"). */
-  botTrap: Pick<BotTrap, 'caught'>;
+  /**
+   * Catches the site's form posts sent by bots, and signs the token of a refused form's page
+   * (docs/api-decisions.md, "Bot trap").
+   */
+  botTrap: Pick<BotTrap, 'caught' | 'issue'>;
   /** The site's forms, for a browser's form post that fails validation (docs/api-decisions.md). */
   formPages?: FormPages;
   kinds?: readonly LeadKindDescriptor[];
@@ -29,7 +32,7 @@ const api: FastifyPluginAsync<ApiOptions> = async (scope, options) => {
   registerBodyParsers(scope);
   // Spec 4 rule 4: a browser's form post that fails validation gets its page back; any other error
   // goes on to the app's error handler (the ErrorResponse of spec 2.5).
-  scope.setErrorHandler(formErrorHandler(options.formPages, options.bodyLimit));
+  scope.setErrorHandler(formErrorHandler(options.formPages, options.bodyLimit, options.botTrap));
   await registerRateLimit(scope, options.rateLimit);
   registerLeadRoutes(scope, options.intake, options.botTrap, options.kinds ?? LEAD_KINDS);
   await scope.register(notFoundAnswer);

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../schemas/error-catalog.ts';
 import { FORM_REFUSALS, rateLimitedMessage } from '../schemas/form-messages.ts';
 import { isBrowserFormPost } from './body-parsers.ts';
-import { TOKEN_SHAPE } from './bot-trap.ts';
+import { TOKEN_SHAPE, type BotTrap } from './bot-trap.ts';
 import { toApiError } from './error-handler.ts';
 import { fieldProblems } from './field-problems.ts';
 import { trapFieldsOf } from './form-body.ts';
@@ -18,14 +18,18 @@ import { HTML_SECURITY_HEADERS } from './site-files.ts';
  * whole (413 too large, 429 rate-limited) gets the form page with the reason under its title, at
  * that status and with the same headers (Retry-After) (docs/api-decisions.md, "Form errors").
  * Anything else, and any request that asked for JSON, goes on to the app's error handler (the
- * ErrorResponse of spec 2.5).
+ * ErrorResponse of spec 2.5). `trap` signs the form token of a refused page.
  */
-export function formErrorHandler(formPages: FormPages | undefined, bodyLimit: number) {
+export function formErrorHandler(
+  formPages: FormPages | undefined,
+  bodyLimit: number,
+  trap: Pick<BotTrap, 'issue'>,
+) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error, { bodyLimit, request });
     const html =
       formPages && isBrowserFormPost(request)
-        ? pageFor(formPages, request, error, apiError)
+        ? pageFor(formPages, request, error, apiError, () => trap.issue(Date.now()))
         : undefined;
     if (html === undefined) throw error;
     return reply
@@ -47,29 +51,31 @@ function pageFor(
   request: FastifyRequest,
   error: FastifyError,
   apiError: ApiError,
+  freshToken: () => string,
 ): string | undefined {
   const action = request.url.split('?')[0] ?? request.url;
   const page = formPages.pageFor(request, action);
   if (page === undefined) return undefined;
-  return withSentToken(request, answerPage(page, action, request, error, apiError));
-}
-
-function answerPage(
-  page: string,
-  action: string,
-  request: FastifyRequest,
-  error: FastifyError,
-  apiError: ApiError,
-): string | undefined {
   if (error.validation) {
     const values = (request.body ?? {}) as Record<string, unknown>;
-    return formErrorPage(page, action, values, fieldProblems(error.validation as never));
+    const html = formErrorPage(page, action, values, fieldProblems(error.validation as never));
+    return withSentToken(request, html);
   }
+  const reason = refusalOf(apiError);
+  const refused = reason === undefined ? undefined : formRefusalPage(page, action, reason);
+  // A refused post's body was never read, so it has no token to send back: the page is a new view
+  // of the form and gets a token signed now, as src/http/live-form-page.ts gives one, so a retry
+  // from it is timed like any other post (docs/api-decisions.md, "Bot trap").
+  return refused && withToken(refused, freshToken());
+}
+
+/** The reason shown for a post refused whole, before its body was read. */
+function refusalOf(apiError: ApiError): string | undefined {
   switch (apiError.code) {
     case 'payload_too_large':
-      return formRefusalPage(page, action, FORM_REFUSALS.tooLarge);
+      return FORM_REFUSALS.tooLarge;
     case 'rate_limited':
-      return formRefusalPage(page, action, rateLimitedMessage(apiError.headers['retry-after']!));
+      return rateLimitedMessage(apiError.headers['retry-after']!);
   }
   return undefined;
 }

@@ -221,6 +221,30 @@ describe('a trapped form post is answered like a real one, journaled as spam, ne
     expect(TOKEN.exec(refused.body)?.[1]).toBe(token);
     expect(refused.body).not.toContain('value="unsigned"');
   });
+
+  it('a post refused whole (413) gets its page with a token signed then: a person who retries from it after the minimum is not spam', async () => {
+    const app = await serve({ FORM_MIN_FILL_SECONDS: '2', BODY_LIMIT_BYTES: '4096' });
+    const refused = await post(app, '/api/subscribe', {
+      ...subscriber('lea@example.fr'),
+      firstName: 'é'.repeat(2000),
+      form_token: await servedToken(app),
+    });
+    expect(refused.statusCode).toBe(413);
+    const token = TOKEN.exec(refused.body)?.[1] ?? '(none)';
+    expect(token).toMatch(/^\d+\.[\w-]{22}$/);
+
+    // Timed from the refusal: a retry at once is too fast, one after the minimum is a person's.
+    await post(app, '/api/subscribe', { ...subscriber('at-once@example.fr'), form_token: token });
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const retried = await post(app, '/api/subscribe', {
+      ...subscriber('lea@example.fr'),
+      form_token: token,
+    });
+    expect(retried.statusCode).toBe(303);
+    expect(await statusOf(app, 'at-once@example.fr')).toEqual(['spam']);
+    expect(await statusOf(app, 'lea@example.fr')).not.toContain('spam');
+    expect(await statusOf(app, 'lea@example.fr')).toHaveLength(1);
+  });
 });
 
 describe('agents’ JSON requests have no trap (spec unchanged)', () => {
