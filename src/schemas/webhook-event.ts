@@ -1,8 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { AuditRequestSchema } from './audit-request.ts';
 import { CONSENT_CHANNELS } from './consent.ts';
-import { ContactRequestSchema } from './contact-request.ts';
-import { SubscribeRequestSchema } from './subscribe-request.ts';
+import { LEAD_KINDS, type LeadKindDescriptor } from './lead-kinds.ts';
 
 /** Which text the person agreed to, when and how (docs/consent.md); the network is not sent. */
 const WebhookConsentSchema = Type.Object(
@@ -53,10 +51,16 @@ function leadEvent<Kind extends string, Fields extends TSchema>(kind: Kind, fiel
   );
 }
 
-export const WebhookEventSchema = Type.Union([
-  leadEvent('contact', ContactRequestSchema),
-  leadEvent('subscribe', SubscribeRequestSchema),
-  leadEvent('audit', AuditRequestSchema),
-]);
+/** One event per lead kind, in the descriptors' order (docs/architecture.md: a new kind adds its own). */
+export function webhookEventSchema(kinds: readonly LeadKindDescriptor[]) {
+  return Type.Union(kinds.map((descriptor) => leadEvent(descriptor.kind, descriptor.schema)));
+}
 
-export type WebhookEvent = Static<typeof WebhookEventSchema>;
+export const WebhookEventSchema = webhookEventSchema(LEAD_KINDS);
+
+/** Each kind's event with its own fields (a union over a list is too wide for TypeBox to type). */
+type EventOf<D> =
+  D extends LeadKindDescriptor<infer K, infer S>
+    ? Static<ReturnType<typeof leadEvent<K, S>>>
+    : never;
+export type WebhookEvent = EventOf<(typeof LEAD_KINDS)[number]>;

@@ -1,4 +1,6 @@
 import { createBotTrap } from '../../src/http/bot-trap.ts';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import Fastify from 'fastify';
 import { Type, type Static } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,11 +11,13 @@ import { confirmationEmail } from '../../src/mail/confirmation.ts';
 import { agencyNotification } from '../../src/mail/notification.ts';
 import { buildOpenApiDocument } from '../../src/openapi/document.ts';
 import { contactPayload } from '../../src/providers/brevo-contact.ts';
+import { webhookEventFor } from '../../src/providers/webhook-message.ts';
 import {
   endpointCount,
   LEAD_KINDS,
   type LeadKindDescriptor,
 } from '../../src/schemas/lead-kinds.ts';
+import { webhookEventSchema } from '../../src/schemas/webhook-event.ts';
 import { developersReference } from '../../site/developers-reference.ts';
 
 /*
@@ -142,5 +146,15 @@ describe('a fourth lead kind needs one schema and one descriptor (docs/architect
       listIds: [3],
       updateEnabled: false,
     });
+  });
+
+  it('has its webhook event (docs/webhooks.md): `lead.quote` with its own fields', () => {
+    const ajv = new Ajv({ strict: false });
+    addFormats.default(ajv, ['email', 'date-time']);
+    const isEvent = ajv.compile(webhookEventSchema(KINDS));
+    const event = webhookEventFor(quoteLead({ mail: 'marie@example.fr', given: 'Marie' }));
+    expect(event.type).toBe('lead.quote');
+    expect(isEvent(event), JSON.stringify(isEvent.errors)).toBe(true);
+    expect(isEvent({ ...event, data: { ...event.data, fields: { given: 'Marie' } } })).toBe(false);
   });
 });
