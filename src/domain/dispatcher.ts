@@ -18,6 +18,12 @@ export interface DispatcherDependencies {
   timeoutMs: number;
   /** Steps in flight at once in the background loop (DELIVERY_CONCURRENCY). */
   concurrency: number;
+  /**
+   * Steps in flight at once while leads keep arriving (one accepted within `arrivalQuietMs`): the
+   * loop shares the event loop with the people waiting for an answer, who come first.
+   */
+  busyConcurrency?: number;
+  arrivalQuietMs?: number;
   /** How often an idle loop looks for due steps that another node accepted. */
   pollMs?: number;
   /** How often the loop looks for new `dead` steps to alert about. */
@@ -52,6 +58,8 @@ export function createDispatcher({
   policy,
   timeoutMs,
   concurrency,
+  busyConcurrency = Math.min(concurrency, 4),
+  arrivalQuietMs = 1000,
   pollMs = 1000,
   alertCheckMs = 5000,
   planCheckMs = 60_000,
@@ -63,10 +71,7 @@ export function createDispatcher({
   const position = new Map(destinations.map((d, index) => [keyOf(targetOf(d)), index]));
   const targets = destinations.map(targetOf);
   const leaseMs = timeoutMs + 30_000;
-  // A claim is a write transaction of its own: while steps are in flight, the loop waits until half
-  // the slots are free and fills them at once, rather than claiming one step each time one ends
-  // (docs/performance.md, "Delivery path").
-  const claimBatch = Math.ceil(concurrency / 2);
+  let lastArrival = -Infinity;
   const inFlight = new Set<Promise<unknown>>();
   let running: Promise<void> | undefined;
   let stopping = false;
@@ -128,7 +133,7 @@ export function createDispatcher({
     await planUnplannedLeads(deliveries, destinations, now());
   }
 
-  function wake(): void {
+  function wakeLoop(): void {
     woken = true;
     wakeUp?.();
   }
@@ -154,18 +159,23 @@ export function createDispatcher({
       try {
         await planIfUnplanned();
         await alertIfDead();
-        const free = concurrency - inFlight.size;
-        const claimed = free >= claimBatch ? await claim(free) : [];
+        // docs/performance.md, "Delivery path": fewer steps at once while leads arrive. A claim is
+        // a write transaction of its own: the loop waits until half the slots are free and fills
+        // them at once, rather than claiming one step each time one ends.
+        const limit =
+          performance.now() - lastArrival < arrivalQuietMs ? busyConcurrency : concurrency;
+        const free = limit - inFlight.size;
+        const claimed = free >= Math.ceil(limit / 2) ? await claim(free) : [];
         for (const step of claimed) {
           const running = run(step)
             .catch(onError)
             .finally(() => {
               inFlight.delete(running);
-              wake();
+              wakeLoop();
             });
           inFlight.add(running);
         }
-        if (claimed.length === 0 || inFlight.size >= concurrency) await idle();
+        if (claimed.length === 0 || inFlight.size >= limit) await idle();
       } catch (error) {
         onError(error);
         await idle();
@@ -184,12 +194,15 @@ export function createDispatcher({
     /** Lets the loop finish the steps in flight, then stops it. */
     async stop(): Promise<void> {
       stopping = true;
-      wake();
+      wakeLoop();
       await running;
       running = undefined;
     },
     /** A lead was just accepted: look for due steps now rather than at the next poll. */
-    wake,
+    wake(): void {
+      lastArrival = performance.now();
+      wakeLoop();
+    },
     /**
      * Delivers one lead's unfinished steps now, whatever their schedule (sync mode, `leads replay`),
      * waiting for steps another process holds, within `ms`. Failed attempts are settled as the
