@@ -1,17 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  validAudit,
-  validContact,
-  validSubscribe,
-  type TestApp,
-} from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, validAudit, validContact, validSubscribe } from '../helpers/app.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'];
 const PROTOTYPE_BEFORE = Object.getOwnPropertyNames(Object.prototype).sort();

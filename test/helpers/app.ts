@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { buildApp, type AppDependencies } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createProvider, type ProviderJournal } from '../../src/providers/create-provider.ts';
@@ -71,6 +72,43 @@ export async function buildTestApp(
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });
       await database?.drop();
+    },
+  };
+}
+
+/**
+ * One test app for a whole test file (built before its first test, closed after its last), or a
+ * fresh one for each test with `each`: the hooks every contract test would otherwise repeat. Read
+ * its fields inside tests only.
+ */
+export function useTestApp(
+  options: Parameters<typeof buildTestApp>[0] = {},
+  { each = false }: { each?: boolean } = {},
+): Omit<TestApp, 'close'> {
+  let current: TestApp | undefined;
+  (each ? beforeEach : beforeAll)(async () => {
+    current = await buildTestApp(options);
+  });
+  (each ? afterEach : afterAll)(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const built = (): TestApp => {
+    if (!current) throw new Error('useTestApp: the app exists only while a test runs');
+    return current;
+  };
+  return {
+    get app() {
+      return built().app;
+    },
+    get store() {
+      return built().store;
+    },
+    get config() {
+      return built().config;
+    },
+    get dataDir() {
+      return built().dataDir;
     },
   };
 }

@@ -1,22 +1,12 @@
 import { createHash } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { truncatedNetwork } from '../../src/domain/consent.ts';
 import { currentWording } from '../../src/schemas/consent.ts';
 import { readTables } from '../helpers/raw-database.ts';
 import { expectApiError, postJson } from '../helpers/api-assertions.ts';
-import {
-  buildTestApp,
-  validAudit,
-  validContact,
-  validSubscribe,
-  type TestApp,
-} from '../helpers/app.ts';
+import { useTestApp, validAudit, validContact, validSubscribe } from '../helpers/app.ts';
 
-let t: TestApp;
-beforeEach(async () => {
-  t = await buildTestApp();
-});
-afterEach(() => t.close());
+const t = useTestApp({}, { each: true });
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 

@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { postJson } from '../helpers/api-assertions.ts';
-import {
-  buildTestApp,
-  validAudit,
-  validContact,
-  validSubscribe,
-  type TestApp,
-} from '../helpers/app.ts';
+import { useTestApp, validAudit, validContact, validSubscribe } from '../helpers/app.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(); // MAIL_PROVIDER=outbox: known addresses come from the store (spec 2.4)
-});
-afterAll(() => t.close());
+// MAIL_PROVIDER=outbox: known addresses come from the store (spec 2.4)
+const t = useTestApp();
 
 describe('spec 2.4 and 4: success bodies', () => {
   it('contact success is exactly {"success":true}, even sent twice', async () => {

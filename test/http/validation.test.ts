@@ -1,18 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectApiError, postJson } from '../helpers/api-assertions.ts';
-import {
-  buildTestApp,
-  validAudit,
-  validContact,
-  validSubscribe,
-  type TestApp,
-} from '../helpers/app.ts';
+import { useTestApp, validAudit, validContact, validSubscribe } from '../helpers/app.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 function without<T extends object>(body: T, field: string): Partial<T> {
   return Object.fromEntries(Object.entries(body).filter(([name]) => name !== field)) as Partial<T>;
