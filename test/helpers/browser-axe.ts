@@ -29,6 +29,16 @@ export async function withAxe(context: BrowserContext): Promise<void> {
 }
 
 /**
+ * For axe on what a browser without JavaScript gets: axe needs scripts on, so the site's own script
+ * is answered empty and its forms post natively, as with JavaScript off.
+ */
+export async function withoutSiteScript(context: BrowserContext): Promise<void> {
+  await context.route('**/assets/forms.*.js', (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: '' }),
+  );
+}
+
+/**
  * Runs every rule axe runs by default (WCAG 2.x A/AA and best practices) on the page, or on the
  * elements `selector` matches; one line per violation, with the elements it found.
  */

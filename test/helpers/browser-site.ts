@@ -40,14 +40,14 @@ export async function serveBuiltSite(env: Record<string, string> = {}): Promise<
 
 /**
  * The built site served and one Chromium for a whole test file; each test opens its context with
- * `newContext`, closed after the test (or when the test opens another).
+ * `newContext`, closed after the test (or when the test opens another). `env` as for `serveBuiltSite`.
  */
-export function useSiteInChromium() {
+export function useSiteInChromium(env: Record<string, string> = {}) {
   let served: ServedSite | undefined;
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   beforeAll(async () => {
-    [served, browser] = await Promise.all([serveBuiltSite(), launchChromium()]);
+    [served, browser] = await Promise.all([serveBuiltSite(env), launchChromium()]);
   });
   afterEach(async () => {
     await context?.close();

@@ -1,49 +1,38 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, watchProblems } from '../helpers/browser.ts';
+import type { BrowserContext } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, watchProblems } from '../helpers/browser.ts';
 import { axeViolations, withAxe } from '../helpers/browser-axe.ts';
-import { serveBuiltSite, type ServedSite } from '../helpers/browser-site.ts';
+import { useSiteInChromium } from '../helpers/browser-site.ts';
 
 const NOT_FOUND = '/page-qui-n-existe-pas';
 
+const chromium = useSiteInChromium();
+
+async function newContext(width: number, height: number) {
+  const context = await chromium.newContext({ viewport: { width, height }, locale: 'fr-FR' });
+  await withAxe(context);
+  return context;
+}
+
+/** axe on each path, plus what the browser reports as broken there (CSP, script errors, 4xx assets). */
+async function audit(context: BrowserContext, paths: string[]) {
+  const found: Record<string, string[]> = {};
+  for (const path of paths) {
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    const response = await page.goto(chromium.served.origin + path);
+    expect(response?.status(), path).toBe(path === NOT_FOUND ? 404 : 200);
+    const messages = [...(await axeViolations(page)), ...problems];
+    if (messages.length) found[path] = messages;
+    await page.close();
+  }
+  return found;
+}
+
 describe.skipIf(!hasChromium())('accessibility in Chromium (quality bar, docs/quality.md)', () => {
-  let served: ServedSite;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  async function newContext(width: number, height: number) {
-    const context = await browser.newContext({ viewport: { width, height }, locale: 'fr-FR' });
-    await withAxe(context);
-    contexts.push(context);
-    return context;
-  }
-
-  /** axe on each path, plus what the browser reports as broken there (CSP, script errors, 4xx assets). */
-  async function audit(context: BrowserContext, paths: string[]) {
-    const found: Record<string, string[]> = {};
-    for (const path of paths) {
-      const page = await context.newPage();
-      const problems = watchProblems(page);
-      const response = await page.goto(served.origin + path);
-      expect(response?.status(), path).toBe(path === NOT_FOUND ? 404 : 200);
-      const messages = [...(await axeViolations(page)), ...problems];
-      if (messages.length) found[path] = messages;
-      await page.close();
-    }
-    return found;
-  }
-
-  beforeAll(async () => {
-    [served, browser] = await Promise.all([serveBuiltSite(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await served?.close();
-  });
-
   it('axe-core reports 0 violations on every page and the 404, at phone width', async () => {
     // A phone first, as Lighthouse and most visitors see the site: reflow problems show up here.
-    const paths = [...served.manifest.pages.map((page) => page.path), NOT_FOUND];
+    const paths = [...chromium.served.manifest.pages.map((page) => page.path), NOT_FOUND];
     expect(await audit(await newContext(390, 844), paths)).toEqual({});
   }, 180_000);
 
@@ -57,8 +46,8 @@ describe.skipIf(!hasChromium())('accessibility in Chromium (quality bar, docs/qu
     // brand, not past the edge (the current page's button is the widest).
     const page = await (await newContext(320, 640)).newPage();
     const wide: Record<string, number> = {};
-    for (const { path } of served.manifest.pages) {
-      await page.goto(served.origin + path);
+    for (const { path } of chromium.served.manifest.pages) {
+      await page.goto(chromium.served.origin + path);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       if (width > 320) wide[path] = width;
     }
@@ -67,7 +56,7 @@ describe.skipIf(!hasChromium())('accessibility in Chromium (quality bar, docs/qu
 
   it('Tab reaches the skip link first, then every link and control, each with a visible focus', async () => {
     const page = await (await newContext(390, 844)).newPage();
-    await page.goto(`${served.origin}/contact`);
+    await page.goto(`${chromium.served.origin}/contact`);
     const stops: { text: string; visible: boolean }[] = [];
     for (let step = 0; step < 120; step++) {
       await page.keyboard.press('Tab');
@@ -88,16 +77,12 @@ describe.skipIf(!hasChromium())('accessibility in Chromium (quality bar, docs/qu
     expect(stops.filter((stop) => !stop.visible).map((stop) => stop.text)).toEqual([]);
 
     // The skip link moves the reading position to the main content.
-    await page.goto(`${served.origin}/contact`);
+    await page.goto(`${chromium.served.origin}/contact`);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     expect(new URL(page.url()).hash).toBe('#contenu');
     await page.keyboard.press('Tab');
     const next = await page.evaluate(() => document.activeElement?.closest('main') !== null);
     expect(next).toBe(true);
-  });
-
-  afterAll(async () => {
-    await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
   });
 });

@@ -1,11 +1,11 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { emailOf } from '../../src/domain/lead.ts';
 import { leadKindAt } from '../../src/schemas/lead-kinds.ts';
 import { FORM_MESSAGES, frenchNumber, tooLongMessage } from '../../src/schemas/form-messages.ts';
-import { hasChromium, launchChromium, watchProblems } from '../helpers/browser.ts';
-import { axeViolations } from '../helpers/browser-axe.ts';
-import { serveBuiltSite, type ServedSite } from '../helpers/browser-site.ts';
+import { hasChromium, watchProblems } from '../helpers/browser.ts';
+import { axeViolations, withoutSiteScript } from '../helpers/browser-axe.ts';
+import { useSiteInChromium } from '../helpers/browser-site.ts';
 
 /*
  * docs/site.md "Form errors": each form × each mistake, with JavaScript (checked before sending, or
@@ -76,19 +76,8 @@ function mistakesOf(form: FormCase, javaScript: boolean): Mistake[] {
 
 const WIDTHS = [390, 1366] as const;
 
-let served: ServedSite;
-let browser: Browser;
-let context: BrowserContext | undefined;
+const chromium = useSiteInChromium();
 let counter = 0;
-
-beforeAll(async () => {
-  [served, browser] = await Promise.all([serveBuiltSite(), launchChromium()]);
-});
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await served?.close();
-});
 
 const control = (form: Locator, name: string) => form.locator(`[name="${name}"]`).first();
 
@@ -132,16 +121,14 @@ async function expectValuesKept(form: Locator, values: Record<string, string>, b
   }
 }
 
-/** One context at a time: the previous test's is closed here. */
 async function open(path: string, javaScript: boolean, width: number): Promise<Page> {
-  await context?.close();
-  context = await browser.newContext({
+  const context = await chromium.newContext({
     javaScriptEnabled: javaScript,
     locale: 'fr-FR',
     viewport: { width, height: 900 },
   });
   const page = await context.newPage();
-  expect((await page.goto(served.origin + path))?.status()).toBe(200);
+  expect((await page.goto(chromium.served.origin + path))?.status()).toBe(200);
   return page;
 }
 
@@ -238,8 +225,10 @@ describe.skipIf(!hasChromium())(
               }
               await form.locator('.consent input[type=checkbox]').check();
               await form.locator('button[type=submit]').click();
-              await page.waitForURL(served.origin + leadKindAt(target.action)!.thankYouPath);
-              const entries = (await served.test.store.list()).filter(
+              await page.waitForURL(
+                chromium.served.origin + leadKindAt(target.action)!.thankYouPath,
+              );
+              const entries = (await chromium.served.test.store.list()).filter(
                 (entry) => emailOf(entry.lead) === values[target.email],
               );
               expect(entries).toHaveLength(1);
@@ -259,17 +248,13 @@ describe.skipIf(!hasChromium())(
 describe.skipIf(!hasChromium())('the page a refused form comes back as (no JavaScript)', () => {
   for (const target of FORMS) {
     it(`${target.path}: 0 axe violations at 390 px, with the error messages shown`, async () => {
-      // axe itself needs scripts: the site's own script is kept out, so the form posts natively.
-      await context?.close();
-      context = await browser.newContext({
+      const context = await chromium.newContext({
         locale: 'fr-FR',
         viewport: { width: 390, height: 900 },
       });
-      await context.route('**/assets/forms.*.js', (route) =>
-        route.fulfill({ contentType: 'text/javascript', body: '' }),
-      );
+      await withoutSiteScript(context);
       const page = await context.newPage();
-      await page.goto(served.origin + target.path);
+      await page.goto(chromium.served.origin + target.path);
       const form = page.locator(`form[action="${target.action}"]`).first();
       await fill(
         form,
@@ -277,7 +262,7 @@ describe.skipIf(!hasChromium())('the page a refused form comes back as (no JavaS
         target.boxes ?? [],
       );
       await form.locator('button[type=submit]').click();
-      await page.waitForURL(served.origin + target.action);
+      await page.waitForURL(chromium.served.origin + target.action);
       await expect(form.locator('.field-error').count()).resolves.toBe(2);
       expect(await axeViolations(page)).toEqual([]);
     });

@@ -1,40 +1,24 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FORM_REFUSALS, rateLimitedMessage } from '../../src/schemas/form-messages.ts';
-import { axeViolations } from '../helpers/browser-axe.ts';
-import { hasChromium, launchChromium, watchProblems } from '../helpers/browser.ts';
-import { serveBuiltSite, type ServedSite } from '../helpers/browser-site.ts';
+import { axeViolations, withoutSiteScript } from '../helpers/browser-axe.ts';
+import { hasChromium, watchProblems } from '../helpers/browser.ts';
+import { useSiteInChromium } from '../helpers/browser-site.ts';
 
-let served: ServedSite;
-let browser: Browser;
-
-beforeAll(async () => {
-  [served, browser] = await Promise.all([
-    serveBuiltSite({ RATE_LIMIT_PER_MINUTE: '1' }),
-    launchChromium(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await served?.close();
-});
+const chromium = useSiteInChromium({ RATE_LIMIT_PER_MINUTE: '1' });
 
 describe.skipIf(!hasChromium())(
   'a form post refused whole, without JavaScript (docs/api-decisions.md, "Form errors")',
   () => {
     it('429: the newsletter page again, the wait in French under the title, a link down to the form, axe-clean', async () => {
-      // axe itself needs scripts: the site's own script is kept out, so the form posts natively.
-      const context = await browser.newContext({
+      const context = await chromium.newContext({
         locale: 'fr-FR',
         viewport: { width: 390, height: 844 },
       });
-      await context.route('**/assets/forms.*.js', (route) =>
-        route.fulfill({ contentType: 'text/javascript', body: '' }),
-      );
+      await withoutSiteScript(context);
       const page = await context.newPage();
       const problems = watchProblems(page);
       const send = async (email: string) => {
-        await page.goto(`${served.origin}/newsletter`);
+        await page.goto(`${chromium.served.origin}/newsletter`);
         const form = page.locator('form[action="/api/subscribe"]');
         await form.getByLabel('Prénom').fill('Léa');
         await form.getByLabel('Adresse e-mail').fill(email);
@@ -65,7 +49,6 @@ describe.skipIf(!hasChromium())(
         page.locator(`form[action="/api/subscribe"] [id="${target}"]`).count(),
       ).resolves.toBe(1);
       expect(problems).toEqual([]);
-      await context.close();
     }, 60_000);
   },
 );
