@@ -1,5 +1,14 @@
-import type { BrowserContext } from 'playwright-core';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Response } from 'playwright-core';
+import PostalMime from 'postal-mime';
 import { describe, expect, it } from 'vitest';
+import {
+  NEWSLETTER_CONFIRM_PATH,
+  NEWSLETTER_PAGES,
+  NEWSLETTER_UNSUBSCRIBE_PATH,
+  type NewsletterPageState,
+} from '../../src/schemas/newsletter-pages.ts';
 import { hasChromium, watchProblems } from '../helpers/browser.ts';
 import { axeViolations, withAxe } from '../helpers/browser-axe.ts';
 import { useSiteInChromium } from '../helpers/browser-site.ts';
@@ -29,6 +38,29 @@ async function audit(context: BrowserContext, paths: string[]) {
   return found;
 }
 
+/**
+ * The two links of a real double opt-in e-mail (docs/consent.md): a subscription sent to the served
+ * app, its e-mail read from the outbox as a mail client would, the links pointed at the served origin.
+ */
+async function newsletterLinks(email: string): Promise<{ confirm: string; unsubscribe: string }> {
+  const { origin, test } = chromium.served;
+  const answer = await fetch(`${origin}/api/subscribe`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, firstName: 'Léa' }),
+  });
+  expect(answer.status).toBe(200);
+  const outbox = join(test.dataDir, 'outbox');
+  const file = readdirSync(outbox).find((name) => name.endsWith('-optin.eml'));
+  const text = (await PostalMime.parse(readFileSync(join(outbox, file ?? '(none)')))).text ?? '';
+  const link = (path: string) => {
+    const found = new RegExp(`${test.config.siteUrl}${path}\\?jeton=[\\w.-]+`).exec(text)?.[0];
+    expect(found, path).toBeDefined();
+    return origin + found!.slice(test.config.siteUrl.length);
+  };
+  return { confirm: link(NEWSLETTER_CONFIRM_PATH), unsubscribe: link(NEWSLETTER_UNSUBSCRIBE_PATH) };
+}
+
 describe.skipIf(!hasChromium())('accessibility in Chromium (quality bar, docs/quality.md)', () => {
   it('axe-core reports 0 violations on every page and the 404, at phone width', async () => {
     // A phone first, as Lighthouse and most visitors see the site: reflow problems show up here.
@@ -53,6 +85,39 @@ describe.skipIf(!hasChromium())('accessibility in Chromium (quality bar, docs/qu
     }
     expect(wide).toEqual({});
   }, 60_000);
+
+  it('axe-core reports 0 violations on the pages a newsletter e-mail’s links open, each state', async () => {
+    const { confirm, unsubscribe } = await newsletterLinks('lien-axe@exemple.fr');
+    const page = await (await newContext(390, 844)).newPage();
+    const problems = watchProblems(page);
+    const found: Partial<Record<NewsletterPageState, string[]>> = {};
+    const check = async (state: NewsletterPageState, response: Response | null) => {
+      expect(response?.status(), state).toBe(NEWSLETTER_PAGES[state].status);
+      // The site's typesetting puts no-break spaces in the title (before « : », for one).
+      const title = (await page.locator('h1').textContent())?.replace(/\s/g, ' ');
+      expect(title, state).toBe(NEWSLETTER_PAGES[state].title);
+      const messages = await axeViolations(page);
+      if (messages.length) found[state] = messages;
+    };
+    /** The page's button, as a person presses it: its form posts to the link's own address. */
+    const press = async (label: string) => {
+      const [response] = await Promise.all([
+        page.waitForResponse((answer) => answer.request().method() === 'POST'),
+        page.getByRole('button', { name: label }).click(),
+      ]);
+      await page.waitForLoadState();
+      return response;
+    };
+
+    await check('confirm', await page.goto(confirm));
+    await check('confirmed', await press(NEWSLETTER_PAGES.confirm.button!.label));
+    await check('used', await page.goto(confirm));
+    await check('unsubscribe', await page.goto(unsubscribe));
+    await check('unsubscribed', await press(NEWSLETTER_PAGES.unsubscribe.button!.label));
+    await check('invalid', await page.goto(`${confirm.split('?')[0]}?jeton=abimé`));
+    expect(found).toEqual({});
+    expect(problems).toEqual([]);
+  }, 90_000);
 
   it('Tab reaches the skip link first, then every link and control, each with a visible focus', async () => {
     const page = await (await newContext(390, 844)).newPage();
