@@ -63,6 +63,13 @@ describe('configuration: every variable validated by its schema (README "Configu
     expect(loadConfig({ PORT: '', DATABASE_URL: ' ', LOG_LEVEL: '' })).toEqual(loadConfig({}));
   });
 
+  it('DELIVERY_CONCURRENCY: 64 by default with the outbox, 8 with a mail server, as set otherwise', () => {
+    expect(loadConfig({}).delivery.concurrency).toBe(64);
+    const smtp = { MAIL_PROVIDER: 'smtp', SMTP_URL: 'smtp://mail.example:587' };
+    expect(loadConfig(smtp).delivery.concurrency).toBe(8);
+    expect(loadConfig({ ...smtp, DELIVERY_CONCURRENCY: '3' }).delivery.concurrency).toBe(3);
+  });
+
   it.each([
     [{ MAIL_PROVIDER: 'smtp' }, 'SMTP_URL is required by MAIL_PROVIDER=smtp'],
     [
