@@ -7,7 +7,7 @@ import { loadConfig } from '../src/config.ts';
 import { createDispatcherFor } from '../src/domain/dispatcher-setup.ts';
 import { createProvider } from '../src/providers/create-provider.ts';
 import { createStore } from '../src/store/create-store.ts';
-import { contactAcceptance } from './journal-accept.ts';
+import { acceptBurst } from './journal-accept.ts';
 
 export interface DispatchRound {
   cpuMicrosPerLead: number;
@@ -28,11 +28,7 @@ export async function dispatchRound(root: string, count: number): Promise<Dispat
   const store = await createStore(config);
   const log = pino({ level: 'info' }, pino.destination('/dev/null'));
   try {
-    for (let done = 0; done < count; done += 50) {
-      await Promise.all(
-        Array.from({ length: 50 }, () => store.deliveries.accept(contactAcceptance())),
-      );
-    }
+    for (let done = 0; done < count; done += 50) await acceptBurst(store);
     const dispatcher = createDispatcherFor(config, store, createProvider(config, store), log);
     const cpu = process.cpuUsage();
     const started = performance.now();

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.ts';
 import type { Lead } from '../src/domain/lead.ts';
+import type { Store } from '../src/domain/store.ts';
 import { createStore } from '../src/store/create-store.ts';
 import { CONTACT_BODY } from './contact.ts';
 
@@ -20,7 +21,7 @@ function bytesWritten(): number {
 let sequence = 0;
 
 /** What the intake hands the journal for the benchmark's contact lead: the lead, two steps, its keys. */
-export function contactAcceptance() {
+function contactAcceptance() {
   sequence += 1;
   const id = `bench-${process.pid}-${sequence}`;
   const receivedAt = new Date();
@@ -44,19 +45,22 @@ export function contactAcceptance() {
  * The accept path's journal alone, in this process, on a new SQLite journal (WAL, group commit):
  * `count` contact leads accepted `burst` at a time (as many connections bring them in one turn).
  */
+/** `burst` contact leads accepted at once, as that many connections bring them in one turn. */
+export function acceptBurst(store: Store, burst = 50) {
+  return Promise.all(
+    Array.from({ length: burst }, () => store.deliveries.accept(contactAcceptance())),
+  );
+}
+
 export async function journalRound(root: string, count: number, burst = 50): Promise<JournalRound> {
   const dataDir = join(root, `journal-${process.pid}-${Date.now()}`);
   const store = await createStore(loadConfig({ DATA_DIR: dataDir }));
   try {
-    const acceptBurst = () =>
-      Promise.all(
-        Array.from({ length: burst }, () => store.deliveries.accept(contactAcceptance())),
-      );
-    for (let done = 0; done < count / 10; done += burst) await acceptBurst();
+    for (let done = 0; done < count / 10; done += burst) await acceptBurst(store, burst);
     const written = bytesWritten();
     const cpu = process.cpuUsage();
     const started = performance.now();
-    for (let done = 0; done < count; done += burst) await acceptBurst();
+    for (let done = 0; done < count; done += burst) await acceptBurst(store, burst);
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
     return {
