@@ -54,8 +54,13 @@
     return Array.from(text).length;
   }
 
+  /**
+   * "5000" → "5 000", as the server writes it (src/schemas/form-messages.ts). Not toLocaleString: its
+   * first call loads the browser's locale data, a task long enough on a phone to delay the page's
+   * first interaction (docs/site.md, "Measured here").
+   */
   function frenchNumber(value) {
-    return value.toLocaleString('fr-FR');
+    return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
   }
 
   /** The form's own message (data-error-*), the same text the server writes without JavaScript. */
@@ -90,6 +95,17 @@
     return { group: group, first: group ? group.querySelector('input') : control };
   }
 
+  /**
+   * Each control's own aria-describedby (its hint), kept the first time a message is added to it, so
+   * clearing the message gives it back. Recorded then, not at load: the page's first task stays short.
+   */
+  var describedBy = new WeakMap();
+
+  function originalDescribedBy(target) {
+    if (!describedBy.has(target)) describedBy.set(target, target.getAttribute('aria-describedby'));
+    return describedBy.get(target);
+  }
+
   function clearField(control) {
     var anchor = anchorOf(control);
     var error = document.getElementById(anchor.first.id + '-erreur');
@@ -97,7 +113,7 @@
     var targets = anchor.group ? anchor.group.querySelectorAll('input') : [control];
     Array.prototype.forEach.call(targets, function (target) {
       target.removeAttribute('aria-invalid');
-      var original = target.getAttribute('data-describedby');
+      var original = originalDescribedBy(target);
       if (original) target.setAttribute('aria-describedby', original);
       else target.removeAttribute('aria-describedby');
     });
@@ -114,7 +130,7 @@
     else control.insertAdjacentElement('afterend', error);
     var targets = anchor.group ? anchor.group.querySelectorAll('input') : [control];
     Array.prototype.forEach.call(targets, function (target) {
-      var original = target.getAttribute('data-describedby');
+      var original = originalDescribedBy(target);
       target.setAttribute('aria-invalid', 'true');
       target.setAttribute('aria-describedby', (original ? original + ' ' : '') + error.id);
     });
@@ -177,31 +193,35 @@
     );
   }
 
-  /** A counter under each text with a limit: always for long texts, near the limit for short ones. */
-  function addCounter(control) {
+  /**
+   * A counter under each text with a limit: always for long texts, near the limit for short ones.
+   * Made when the person first reaches the field, not at load (docs/site.md, "Measured here").
+   */
+  function updateCounter(control) {
     var limit = Number(control.getAttribute('data-maxlength'));
     if (!limit || control.type === 'hidden') return;
-    var counter = document.createElement('p');
-    counter.className = 'counter';
-    counter.id = control.id + '-compteur';
-    control.insertAdjacentElement('afterend', counter);
-    function update() {
-      var count = lengthOf(control.value);
-      var visible = control.tagName === 'TEXTAREA' || count >= limit * 0.8;
-      counter.hidden = !visible;
-      counter.classList.toggle('over', count > limit);
-      counter.textContent =
-        count > limit
-          ? frenchNumber(count) +
-            '\u00a0caractères sur ' +
-            frenchNumber(limit) +
-            '\u00a0: ' +
-            frenchNumber(count - limit) +
-            ' de trop'
-          : frenchNumber(count) + ' / ' + frenchNumber(limit) + '\u00a0caractères';
+    var counter = document.getElementById(control.id + '-compteur');
+    if (!counter) {
+      counter = document.createElement('p');
+      counter.className = 'counter';
+      counter.id = control.id + '-compteur';
+      // After the field's message if it has one: the message stays right after its field.
+      var before = document.getElementById(control.id + '-erreur') || control;
+      before.insertAdjacentElement('afterend', counter);
     }
-    control.addEventListener('input', update);
-    update();
+    var count = lengthOf(control.value);
+    var visible = control.tagName === 'TEXTAREA' || count >= limit * 0.8;
+    counter.hidden = !visible;
+    counter.classList.toggle('over', count > limit);
+    counter.textContent =
+      count > limit
+        ? frenchNumber(count) +
+          '\u00a0caractères sur ' +
+          frenchNumber(limit) +
+          '\u00a0: ' +
+          frenchNumber(count - limit) +
+          ' de trop'
+        : frenchNumber(count) + ' / ' + frenchNumber(limit) + '\u00a0caractères';
   }
 
   /** A message goes away as soon as the field it is about is right. */
@@ -226,11 +246,11 @@
   function prepare(form) {
     // The same messages as without JavaScript, instead of the browser's own bubbles.
     form.noValidate = true;
-    Array.prototype.forEach.call(form.elements, function (control) {
-      var original = control.getAttribute('aria-describedby');
-      if (original) control.setAttribute('data-describedby', original);
-      addCounter(control);
-    });
+    function count(event) {
+      updateCounter(event.target);
+    }
+    form.addEventListener('focusin', count);
+    form.addEventListener('input', count);
     watchCorrections(form);
   }
 

@@ -268,3 +268,44 @@ describe.skipIf(!hasChromium())('the page a refused form comes back as (no JavaS
     });
   }
 });
+
+describe.skipIf(!hasChromium())('the counter under a text with a limit (JavaScript)', () => {
+  it('appears when the person reaches the field and counts as they type, before the limit', async () => {
+    const context = await chromium.newContext({
+      locale: 'fr-FR',
+      viewport: { width: 390, height: 900 },
+    });
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(chromium.served.origin + '/contact');
+    const form = page.locator('form[action="/api/contact"]').first();
+    // Nothing is added to the page at load (docs/site.md, "Measured here").
+    await expect(form.locator('.counter').count()).resolves.toBe(0);
+
+    const long = control(form, 'DEMANDE');
+    await long.focus();
+    const longCounter = form.locator('[id="' + (await long.getAttribute('id')) + '-compteur"]');
+    await expect(longCounter.textContent()).resolves.toBe(
+      `0 / ${frenchNumber(5000)}\u00a0caractères`,
+    );
+    await long.pressSequentially('Bonjour');
+    await expect(longCounter.textContent()).resolves.toBe(
+      `7 / ${frenchNumber(5000)}\u00a0caractères`,
+    );
+    await expect(longCounter.isVisible()).resolves.toBe(true);
+
+    // A short field shows its counter only near its limit (80 %).
+    const short = control(form, 'PRENOM');
+    const limit = Number(await short.getAttribute('data-maxlength'));
+    const shortCounter = form.locator('[id="' + (await short.getAttribute('id')) + '-compteur"]');
+    await short.fill('a'.repeat(Math.ceil(limit * 0.8) - 1));
+    await expect(shortCounter.isVisible()).resolves.toBe(false);
+    await short.fill('a'.repeat(Math.ceil(limit * 0.8)));
+    await expect(shortCounter.textContent()).resolves.toBe(
+      `${frenchNumber(Math.ceil(limit * 0.8))} / ${frenchNumber(limit)}\u00a0caractères`,
+    );
+    await expect(shortCounter.isVisible()).resolves.toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
