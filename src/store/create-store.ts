@@ -64,6 +64,7 @@ export async function createStore(settings: StoreSettings): Promise<Store> {
   return new SqlStore(db, {
     skipLocked: settings.databaseUrl !== undefined,
     secrets: settings.secrets,
+    acceptsPerTurn: settings.databaseUrl === undefined,
   });
 }
 

@@ -28,6 +28,8 @@ class KeyTaken extends Error {}
 
 type StepKey = Pick<DeliveryStep, 'leadId' | 'destination'>;
 
+type AcceptInput = Parameters<Deliveries['accept']>[0];
+
 interface Settlement {
   step: ClaimedStep;
   outcome: StepOutcome;
@@ -42,21 +44,39 @@ export class SqlDeliveries implements Deliveries {
     private readonly skipLocked: boolean,
     /** A provider's error may quote the key it was sent, an address or a phone number. */
     private readonly secrets: readonly string[] = [],
+    /**
+     * SQLite: the leads that arrive in one turn of the event loop are journaled in one transaction
+     * (docs/performance.md, "The accept path"). Its one writer runs them one after the other anyway;
+     * on PostgreSQL each lead keeps its own transaction, so that one lead's key conflict never rolls
+     * back another's.
+     */
+    private readonly acceptsPerTurn = false,
   ) {}
 
-  async accept(input: Parameters<Deliveries['accept']>[0]): Promise<Acceptance> {
+  async accept(input: AcceptInput): Promise<Acceptance> {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        return await this.db.transaction().execute((trx) => this.acceptIn(trx, input));
+        return this.acceptsPerTurn
+          ? await this.acceptInTurn(input)
+          : await this.db.transaction().execute((trx) => this.acceptIn(trx, input));
       } catch (error) {
         if (!(error instanceof KeyTaken) || attempt >= 2) throw error;
       }
     }
   }
 
+  private readonly acceptInTurn = batchedPerTurn<AcceptInput, Acceptance>((inputs) =>
+    this.db.transaction().execute(async (trx) => {
+      const acceptances: Acceptance[] = [];
+      // In arrival order: a second request with the same key in the same turn replays the first.
+      for (const input of inputs) acceptances.push(await this.acceptIn(trx, input));
+      return acceptances;
+    }),
+  );
+
   private async acceptIn(
     trx: Transaction<Database>,
-    { lead, steps, spam = false, idempotency }: Parameters<Deliveries['accept']>[0],
+    { lead, steps, spam = false, idempotency }: AcceptInput,
   ): Promise<Acceptance> {
     const at = lead.receivedAt.toISOString();
     const keys =
@@ -190,9 +210,10 @@ export class SqlDeliveries implements Deliveries {
     return this.settleInTurn({ step, outcome, now });
   }
 
-  private readonly settleInTurn = batchedPerTurn<Settlement>((settlements) =>
-    this.db.transaction().execute((trx) => this.settleAll(trx, settlements)),
-  );
+  private readonly settleInTurn = batchedPerTurn<Settlement>(async (settlements) => {
+    await this.db.transaction().execute((trx) => this.settleAll(trx, settlements));
+    return settlements.map(() => undefined);
+  });
 
   private async settleAll(
     trx: Transaction<Database>,

@@ -17,6 +17,8 @@ export interface SqlStoreOptions {
   skipLocked?: boolean;
   /** Configured keys and passwords a provider's error may quote: masked before the journal keeps it. */
   secrets?: readonly string[];
+  /** SQLite: the leads of one turn of the event loop journaled in one transaction (sql-deliveries.ts). */
+  acceptsPerTurn?: boolean;
 }
 
 /** The journal in SQL that SQLite and PostgreSQL both run: one implementation, two dialects. */
@@ -32,7 +34,12 @@ export class SqlStore implements Store {
     private readonly db: Kysely<Database>,
     options: SqlStoreOptions = {},
   ) {
-    this.deliveries = new SqlDeliveries(db, options.skipLocked ?? false, options.secrets ?? []);
+    this.deliveries = new SqlDeliveries(
+      db,
+      options.skipLocked ?? false,
+      options.secrets ?? [],
+      options.acceptsPerTurn ?? false,
+    );
     this.budgets = new SqlRateBudgets(db);
     this.idempotency = new SqlIdempotencyKeys(db);
     this.confirmations = new SqlConfirmationSends(db);

@@ -160,8 +160,10 @@ describe.each(dialects)('Store on %s (dialect parity, docs/deployment.md)', (dia
     );
     expect(waits.every((wait) => wait.reserved)).toBe(true);
     const slots = waits.map((wait) => wait.slot).sort((a, b) => a - b);
-    // One slot every 100 ms for both nodes together: six callers span half a second.
-    expect(slots[5]! - slots[0]!).toBeGreaterThanOrEqual(400);
+    // One slot every 100 ms for both nodes together: six callers span half a second. Measured from
+    // the caller's side, a loaded machine delays some calls by tens of ms; unspaced slots would span
+    // almost nothing.
+    expect(slots[5]! - slots[0]!).toBeGreaterThanOrEqual(300);
     expect(await stores[0]!.budgets.reserve('test', 100, 50)).toMatchObject({ reserved: false });
     await stores[1]!.budgets.pauseUntil('other', Date.now() + 5_000);
     const paused = await stores[0]!.budgets.reserve('other', 100, 1_000);
