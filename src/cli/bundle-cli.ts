@@ -2,6 +2,7 @@ import { build, type Loader, type Plugin } from 'esbuild';
 import { readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freshBundle } from '../../bin/fresh-bundle.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 /** Read by bin/fresh-bundle.js, which decides at each start whether the bundle may be used. */
@@ -19,6 +20,15 @@ const FILE_URL = ['import', 'meta', 'url'].join('.');
 const LOADERS: Record<string, Loader> = { '.ts': 'ts', '.js': 'js', '.mjs': 'js', '.cjs': 'js' };
 
 /**
+ * Our own sources, the only files that use `import.meta.url` (test/cli/bundle-cli.test.ts checks the
+ * dependencies do not). docs/performance.md (site build): sending each of the ~1,800 dependency files
+ * through a JavaScript callback, to be read and searched there, cost more CPU than bundling them.
+ */
+const OWN_SOURCES = new RegExp(
+  `^${ROOT.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}/(?:bin|site|src)/.*\\.[cm]?[jt]s$`,
+);
+
+/**
  * Code that finds files next to itself (site/build.ts, site/freshness.ts) must keep finding them
  * from the bundle: `import.meta.url` becomes the original file's URL, relative to the bundle.
  */
@@ -26,7 +36,7 @@ function keepFileUrls(outdir: string): Plugin {
   return {
     name: 'keep-file-urls',
     setup(builder) {
-      builder.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
+      builder.onLoad({ filter: OWN_SOURCES }, (args) => {
         const source = readFileSync(args.path, 'utf8');
         if (!source.includes(FILE_URL)) return undefined;
         const path = relative(outdir, args.path).split(sep).join('/');
@@ -60,6 +70,19 @@ export async function bundleCli({
   }
 }
 
+/** `true` in the bundle (esbuild's `define` below); no such global exists when the sources run. */
+declare const LEADGATE_BUNDLED: true;
+
+/**
+ * What `leadgate build` runs: a new bundle only when bin/leadgate.js would not run the current one
+ * (docs/performance.md, site build: esbuild's ~2 s of CPU, most of a build, are then skipped). Code
+ * running from the bundle was found fresh by bin/leadgate.js a moment ago: no second check.
+ */
+export function refreshBundle(): Promise<string | undefined> {
+  const fresh = typeof LEADGATE_BUNDLED !== 'undefined' || freshBundle();
+  return fresh ? Promise.resolve(undefined) : bundleCli();
+}
+
 async function publish(settledBefore: number, cacheDir: string, name: string, outdir: string) {
   const result = await build({
     absWorkingDir: ROOT,
@@ -77,6 +100,7 @@ async function publish(settledBefore: number, cacheDir: string, name: string, ou
     banner: {
       js: `import { createRequire as __leadgateRequire } from 'node:module'; const require = __leadgateRequire(${FILE_URL});`,
     },
+    define: { LEADGATE_BUNDLED: 'true' },
     plugins: [keepFileUrls(outdir)],
     metafile: true,
     logLevel: 'warning',

@@ -46,6 +46,20 @@ describe('the CLI bundle written by leadgate build (cold start, docs/performance
     rmSync(cacheDir, { recursive: true, force: true });
   });
 
+  it('bundles no dependency that finds files next to itself (only our sources are rewritten)', () => {
+    const { inputs } = JSON.parse(readFileSync(join(cacheDir, 'current.json'), 'utf8')) as {
+      inputs: [string][];
+    };
+    const dependencies = inputs
+      .map(([path]) => path)
+      .filter((path) => path.includes('node_modules'));
+    expect(dependencies.length).toBeGreaterThan(100);
+    const urlUsers = dependencies.filter((path) =>
+      readFileSync(path, 'utf8').includes(['import', 'meta', 'url'].join('.')),
+    );
+    expect(urlUsers).toEqual([]);
+  });
+
   it('builds the site from the bundle (its files found from the sources, not the bundle)', () => {
     const build = spawnSync(process.execPath, [entry, 'build'], { env: env({}), encoding: 'utf8' });
     expect(build.stderr).not.toMatch(/Error/);
