@@ -6,29 +6,48 @@ const refused = new WeakSet<FastifyRequest>();
 export const wasRefused = (request: FastifyRequest) => refused.has(request);
 
 /**
- * docs/operations.md: a flood past the rate limit writes one warning per client and window, with
- * the count, instead of a line per refused request. The window starts at the client's first
- * refusal and lasts `windowMs` (the limiter's); what is still counted at close is written then.
+ * docs/operations.md, "Logs": a client's first refusal is written at once, so a flood shows as it
+ * starts; its next ones are counted and written as one warning per window (`windowMs`, the
+ * limiter's), not a line per refused request. A window that counted refusals is followed by
+ * another: a flood that goes on writes one line a window, and only a client refused again after a
+ * quiet window gets a new "first" line. Each line's `refused` counts the refusals it reports, so
+ * their sum is the total. What is still counted when the service stops is written then.
  */
 export function createRefusalLog(scope: FastifyInstance, log: FastifyBaseLogger, windowMs: number) {
+  const windowSeconds = windowMs / 1000;
+  /** The clients whose window is open, and the refusals counted in it. */
   const counts = new Map<string, number>();
-  const flush = (client: string) => {
+  const write = (client: string, count: number) =>
+    log.warn(
+      { client, refused: count, windowSeconds },
+      `rate limit: ${count} more request(s) from one client refused (429)`,
+    );
+  const open = (client: string) => {
+    counts.set(client, 0);
+    setTimeout(() => close(client), windowMs).unref();
+  };
+  const close = (client: string) => {
     const count = counts.get(client);
     counts.delete(client);
-    if (count) {
-      log.warn(
-        { client, refused: count, windowSeconds: windowMs / 1000 },
-        `rate limit: ${count} request(s) from one client refused (429)`,
-      );
-    }
+    if (!count) return;
+    write(client, count);
+    open(client);
   };
   scope.addHook('onClose', async () => {
-    for (const client of [...counts.keys()]) flush(client);
+    for (const [client, count] of counts) if (count) write(client, count);
+    counts.clear();
   });
   return (request: FastifyRequest, client: string) => {
     refused.add(request);
     const count = counts.get(client);
-    counts.set(client, (count ?? 0) + 1);
-    if (count === undefined) setTimeout(() => flush(client), windowMs).unref();
+    if (count !== undefined) {
+      counts.set(client, count + 1);
+      return;
+    }
+    open(client);
+    log.warn(
+      { client, refused: 1, windowSeconds },
+      `rate limit: first request from one client refused (429), the next ones counted per ${windowSeconds} s`,
+    );
   };
 }
