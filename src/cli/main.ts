@@ -54,8 +54,9 @@ program
   )
   .action(async (options: { allowSampleIdentity?: boolean }) => {
     const config = loadConfig();
-    // docs/performance.md (site build, cold start): the next starts run the CLI bundle instead of
-    // compiling the sources. esbuild bundles in its own process, so while the site is built here.
+    // docs/performance.md ("The site build", cold start): the next starts run the CLI bundle
+    // instead of compiling the sources. esbuild bundles in its own process, so while the site is
+    // built here.
     const bundled = import('./bundle-cli.ts').then(({ refreshBundle }) => refreshBundle());
     const { buildSite } = await import('../../site/build.ts');
     const { identityPolicyFromEnv } = await import('../../site/identity-check.ts');
