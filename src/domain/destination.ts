@@ -25,6 +25,12 @@ export interface Destination {
    * takes the address off the list, planned when the person unsubscribes. Unset: every lead's step.
    */
   readonly optIn?: 'asks' | 'awaits' | 'withdraws';
+  /**
+   * Destinations of the same lead whose unfinished steps must end first (docs/consent.md): taking an
+   * address off a list waits until the step that puts it there has run, or a person who unsubscribed
+   * while that step was still waiting (a provider's bad minute) would be put back on the list.
+   */
+  readonly after?: readonly string[];
   /** Whether this lead has this step (spec 1 and 6: only a contact request is confirmed to its sender). */
   appliesTo(lead: Lead): boolean;
   /**
@@ -42,8 +48,11 @@ export const CONFIRMATION_DESTINATION = 'confirmation-email';
 export interface StepTarget {
   destination: string;
   provider: string;
+  /** The destination's `after`, where a step is claimed. */
+  after?: readonly string[];
 }
 
 export function targetOf(destination: Destination): StepTarget {
-  return { destination: destination.name, provider: destination.provider };
+  const target = { destination: destination.name, provider: destination.provider };
+  return destination.after ? { ...target, after: destination.after } : target;
 }

@@ -58,6 +58,7 @@ export class BrevoProvider implements Provider {
       name: 'newsletter-unsubscribe',
       provider: this.name,
       optIn: 'withdraws',
+      after: [crm.name],
       appliesTo: isNewsletterSubscription,
       deliver: (lead, signal) =>
         this.step('could not remove the contact from the list', () =>

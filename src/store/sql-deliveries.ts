@@ -23,6 +23,19 @@ import { insertSteps } from './step-rows.ts';
 import { planSteps, unplannedLeads } from './sql-unplanned-leads.ts';
 import type { Database, DeliveryStepsTable } from './tables.ts';
 
+/** The unfinished steps of the outer step's lead at these destinations (a destination's `after`). */
+function unfinishedOf(
+  eb: ExpressionBuilder<Database, 'delivery_steps'>,
+  destinations: readonly string[],
+) {
+  return eb
+    .selectFrom('delivery_steps as earlier')
+    .select('earlier.lead_id')
+    .whereRef('earlier.lead_id', '=', 'delivery_steps.lead_id')
+    .where('earlier.destination', 'in', [...destinations])
+    .where('earlier.status', 'in', ['pending', 'retrying']);
+}
+
 /** Another request journaled the same key between our read and our insert: start over. */
 class KeyTaken extends Error {}
 
@@ -175,6 +188,7 @@ export class SqlDeliveries implements Deliveries {
             eb.and([
               eb('provider', '=', target.provider),
               eb('destination', '=', target.destination),
+              ...(target.after?.length ? [eb.not(eb.exists(unfinishedOf(eb, target.after)))] : []),
             ]),
           ),
         ),

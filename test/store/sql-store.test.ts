@@ -147,6 +147,53 @@ describe.each(dialects)('Store on %s (dialect parity, docs/deployment.md)', (dia
     ]);
   });
 
+  it('holds a step back while a step it comes after is unfinished (unsubscribe after the list add, docs/consent.md)', async () => {
+    const [store] = await nodes(1);
+    const lead = subscribeLead('desabonnee@example.fr');
+    const add = { destination: 'crm-contact', provider: 'brevo' };
+    const remove = { destination: 'newsletter-unsubscribe', provider: 'brevo' };
+    await acceptLead(store!, lead, [add, remove]);
+    const both = [add, { ...remove, after: [add.destination] }];
+    const claimNow = (now = new Date()) =>
+      store!.deliveries.claim({
+        targets: both,
+        now,
+        leaseUntil: new Date(now.getTime() + 1_000),
+        limit: 10,
+      });
+
+    const [first, ...others] = await claimNow();
+    expect([first?.destination, others]).toEqual(['crm-contact', []]);
+    // The add fails and waits for its retry: the removal still waits, even once its lease is over.
+    const retryAt = new Date(Date.now() + 60_000);
+    await store!.deliveries.settle(
+      first!,
+      { status: 'retrying', error: 'Brevo 429', nextAttemptAt: retryAt },
+      new Date(),
+    );
+    expect(await claimNow(new Date(Date.now() + 2_000))).toEqual([]);
+
+    const [retried] = await claimNow(new Date(retryAt.getTime() + 1));
+    expect(retried?.destination).toBe('crm-contact');
+    await store!.deliveries.settle(retried!, { status: 'done', detail: 'saved' }, new Date());
+    const after = await claimNow(new Date(retryAt.getTime() + 2_000));
+    expect(after.map((step) => step.destination)).toEqual(['newsletter-unsubscribe']);
+    // Without `after`, the same steps are claimed together: the constraint is what held it back.
+    const other = subscribeLead('autre@example.fr');
+    await acceptLead(store!, other, [add, remove]);
+    const together = await store!.deliveries.claim({
+      targets: [add, remove],
+      now: new Date(),
+      leaseUntil: new Date(Date.now() + 1_000),
+      limit: 10,
+      leadId: other.id,
+    });
+    expect(together.map((step) => step.destination).sort()).toEqual([
+      'crm-contact',
+      'newsletter-unsubscribe',
+    ]);
+  });
+
   it('spaces a shared rate budget across nodes and pauses it until a reset', async () => {
     const stores = await nodes(2);
     // Connections opened first, so each `asked` below is close to the moment the slot is computed.
