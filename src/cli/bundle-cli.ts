@@ -2,6 +2,7 @@ import { build, type Loader, type Plugin } from 'esbuild';
 import { readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { escapeNonAscii } from './ascii-bundle.ts';
 import { freshBundle } from '../../bin/fresh-bundle.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -107,6 +108,7 @@ async function publish(settledBefore: number, cacheDir: string, name: string, ou
     metafile: true,
     logLevel: 'warning',
   });
+  escapeNonAscii(outdir);
   const inputs = Object.keys(result.metafile.inputs).map((path) => {
     const stat = statSync(join(ROOT, path));
     return [path, stat.mtimeMs, stat.size] as const;

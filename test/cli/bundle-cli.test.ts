@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,15 @@ describe('the CLI bundle written by leadgate build (cold start, docs/performance
       readFileSync(path, 'utf8').includes(['import', 'meta', 'url'].join('.')),
     );
     expect(urlUsers).toEqual([]);
+  });
+
+  it('is written in ASCII, so V8 keeps its source at one byte a character (docs/performance.md)', () => {
+    const folder = join(entry, '..');
+    const modules = readdirSync(folder).filter((name) => name.endsWith('.mjs'));
+    expect(modules.length).toBeGreaterThan(1);
+    for (const name of modules) {
+      expect(readFileSync(join(folder, name), 'utf8'), name).not.toMatch(/[\u0080-\uffff]/);
+    }
   });
 
   it('builds the site from the bundle (its files found from the sources, not the bundle)', () => {
