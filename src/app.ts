@@ -111,7 +111,7 @@ export async function buildApp({
 
   await app.register(cors, CORS_OPTIONS);
 
-  const counters = rateLimitCounters(app, config);
+  const counters = await rateLimitCounters(app, config);
   const rateLimit = {
     perMinute: config.limits.ratePerMinute,
     allow: config.limits.rateLimitAllow,

@@ -1,6 +1,5 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import type { PostgresSettings } from '../store/postgres-database.ts';
 import { CounterHealth, failOpenRedisStore } from './fail-open-counters.ts';
 import type { RateLimitSettings } from './rate-limit.ts';
@@ -47,17 +46,18 @@ export function databaseRateLimitStore(counters: RateLimitCounters): FastifyRate
  * when REDIS_URL is set, falling back to per-node memory while Redis is unreachable (a lead is
  * never refused because a counter store is down); else in the shared database as soon as
  * DATABASE_URL makes several nodes possible (where the journal lives too: down, it fails the
- * request anyway).
+ * request anyway). ioredis is loaded only with REDIS_URL (docs/performance.md, starts).
  */
-export function rateLimitCounters(
+export async function rateLimitCounters(
   app: FastifyInstance,
   config: {
     databaseUrl: string | undefined;
     redisUrl: string | undefined;
     database: PostgresSettings;
   },
-): { settings: Pick<RateLimitSettings, 'store'>; health?: CounterHealth } {
+): Promise<{ settings: Pick<RateLimitSettings, 'store'>; health?: CounterHealth }> {
   if (config.redisUrl) {
+    const { Redis } = await import('ioredis');
     const redis = new Redis(config.redisUrl, {
       connectTimeout: config.database.connectTimeoutMs,
       // While Redis is away a command fails at once (and the node counts in memory) instead of

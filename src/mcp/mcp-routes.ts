@@ -1,11 +1,11 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Intake } from '../domain/intake.ts';
 import { registerBodyParsers } from '../http/body-parsers.ts';
 import { registerRateLimit, type RateLimitSettings } from '../http/rate-limit.ts';
 import { bindLeadId } from '../http/logging.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
-import { createMcpServer, type McpDependencies } from './mcp-server.ts';
+import type * as McpServerModule from './mcp-server.ts';
+import type { McpDependencies } from './mcp-server.ts';
 import { leadResources } from './resources.ts';
 import { MCP_PATH, SERVER_CARD_PATH, serverCard } from './server-card.ts';
 
@@ -32,8 +32,21 @@ export async function registerMcp(app: FastifyInstance, settings: McpSettings): 
   });
 }
 
+/**
+ * docs/performance.md (starts): the MCP SDK and zod (400 KB of the bundle) are a chunk of their own,
+ * loaded off the start's path: a second after listening, or at an earlier POST. Not later: a
+ * `leadgate build` deletes a previous bundle's chunks ten minutes after replacing it
+ * (src/cli/bundle-cli.ts), and a server started from it must not need them then.
+ */
+let loaded: Promise<typeof McpServerModule> | undefined;
+const mcpServer = () => (loaded ??= import('./mcp-server.ts'));
+const PRELOAD_AFTER_MS = 1000;
+
 function mcpRoutes(app: FastifyInstance, settings: McpSettings): void {
   const resources = leadResources(settings.siteUrl, settings.siteDir);
+  app.addHook('onListen', async () => {
+    setTimeout(() => void mcpServer(), PRELOAD_AFTER_MS).unref();
+  });
   const deps = (request: FastifyRequest, reply: FastifyReply): McpDependencies => ({
     intake: settings.intake,
     resources,
@@ -45,11 +58,9 @@ function mcpRoutes(app: FastifyInstance, settings: McpSettings): void {
     method: 'POST',
     url: MCP_PATH,
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const { createMcpServer, createMcpTransport } = await mcpServer();
       const server = createMcpServer(deps(request, reply), request.ip);
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
+      const transport = createMcpTransport();
       // Headers set by the hooks (CORS, request id, nosniff) go out with the transport's answer.
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value);

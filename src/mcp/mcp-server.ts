@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -9,15 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { callLeadTool, LEAD_TOOLS, type LeadToolDependencies } from './lead-tools.ts';
 import type { ReadableResource } from './resources.ts';
-
-export const MCP_SERVER_INFO = {
-  name: 'leadgate',
-  title: 'Demandes à l’agence : contact, lettre mensuelle, audit sectoriel',
-  version: '1.0.0',
-};
-
-export const MCP_INSTRUCTIONS =
-  'Trois outils pour agir au nom d’une personne, uniquement avec son accord explicite : submit_contact_request, subscribe_newsletter, submit_sector_audit. Les erreurs portent le même code, message, hint et field que l’API REST (/openapi.json). Three tools to act for a person, only with their explicit consent; errors carry the REST API’s code, message, hint and field. Read a sector questionnaire resource before submit_sector_audit.';
+import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from './server-info.ts';
 
 export interface McpDependencies extends LeadToolDependencies {
   resources: readonly ReadableResource[];
@@ -54,4 +47,12 @@ export function createMcpServer(deps: McpDependencies, clientAddress: string): S
     };
   });
   return server;
+}
+
+/** Stateless (no session id) and answering in JSON rather than a server-sent stream (docs/agents.md). */
+export function createMcpTransport(): StreamableHTTPServerTransport {
+  return new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
 }

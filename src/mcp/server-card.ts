@@ -1,5 +1,5 @@
 import { LEAD_TOOLS } from './lead-tools.ts';
-import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from './mcp-server.ts';
+import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from './server-info.ts';
 import type { ReadableResource } from './resources.ts';
 
 export const MCP_PATH = '/mcp';

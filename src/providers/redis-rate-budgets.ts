@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import type { RateBudgets } from '../domain/rate-budget.ts';
 
 /*
@@ -34,19 +33,24 @@ export function redisRateBudgets(
   timeoutMs: number,
   fallback: RateBudgets,
 ): RateBudgets & { close(): void } {
-  const redis = new Redis(url, {
-    connectTimeout: timeoutMs,
-    // Down, a call fails at once and takes the database's slot instead of queueing for Redis.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: timeoutMs,
+  // docs/performance.md (starts): ioredis is loaded only when REDIS_URL is set, from here.
+  const connected = import('ioredis').then(({ Redis }) => {
+    const redis = new Redis(url, {
+      connectTimeout: timeoutMs,
+      // Down, a call fails at once and takes the database's slot instead of queueing for Redis.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: timeoutMs,
+    });
+    // ioredis reconnects by itself; every failed call already falls back.
+    redis.on('error', () => {});
+    return redis;
   });
-  // ioredis reconnects by itself; every failed call already falls back.
-  redis.on('error', () => {});
   const keyOf = (key: string) => `leadgate:budget:${key}`;
   return {
     async reserve(key, intervalMs, maxWaitMs) {
       try {
+        const redis = await connected;
         const [reserved, waitMs] = (await redis.eval(
           RESERVE,
           1,
@@ -61,11 +65,12 @@ export function redisRateBudgets(
     },
     async pauseUntil(key, untilMs) {
       try {
+        const redis = await connected;
         await redis.eval(PAUSE, 1, keyOf(key), Math.max(0, Math.ceil(untilMs - Date.now())));
       } catch {
         await fallback.pauseUntil(key, untilMs);
       }
     },
-    close: () => redis.disconnect(),
+    close: () => void connected.then((redis) => redis.disconnect()),
   };
 }

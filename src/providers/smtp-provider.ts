@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import { RefusedError, UpstreamError } from '../domain/errors.ts';
 import type { ProviderMailSettings } from './mail-destinations.ts';
 import { MimeMailProvider } from './mime-mail-provider.ts';
@@ -15,18 +14,22 @@ export function createSmtpProvider(
   settings: ProviderMailSettings,
   timeoutMs: number,
 ) {
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-  });
+  // docs/performance.md (starts): nodemailer is loaded only with MAIL_PROVIDER=smtp, from here.
+  const transport = import('nodemailer').then(({ default: nodemailer }) =>
+    nodemailer.createTransport({
+      url: smtpUrl,
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
+    }),
+  );
   return new MimeMailProvider(
     'smtp',
     settings,
     async ({ raw, envelope, role }) => {
+      const mailer = await transport;
       try {
-        await transport.sendMail({ envelope: { from: envelope.from, to: [envelope.to] }, raw });
+        await mailer.sendMail({ envelope: { from: envelope.from, to: [envelope.to] }, raw });
       } catch (error) {
         const code = (error as { responseCode?: unknown }).responseCode;
         const Failure =
@@ -34,6 +37,6 @@ export function createSmtpProvider(
         throw new Failure(`smtp refused the ${role} e-mail`, { cause: error });
       }
     },
-    { close: async () => transport.close() },
+    { close: async () => (await transport).close() },
   );
 }

@@ -1,4 +1,3 @@
-import { Agent, request } from 'undici';
 import { ConfigurationError, UpstreamError } from '../domain/errors.ts';
 import {
   isPublicAddress,
@@ -37,11 +36,16 @@ export function createWebhookSender({
   allowPrivate,
   now = () => new Date(),
 }: WebhookSenderSettings) {
-  const agent = new Agent({
-    connect: { timeout: timeoutMs, ...(!allowPrivate && { lookup: publicOnlyLookup }) },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  });
+  // docs/performance.md (starts): undici is the largest package of the bundle; loaded only with
+  // WEBHOOK_URLS (or `leadgate webhooks test`), from here.
+  const client = import('undici').then(({ Agent, request }) => ({
+    request,
+    agent: new Agent({
+      connect: { timeout: timeoutMs, ...(!allowPrivate && { lookup: publicOnlyLookup }) },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    }),
+  }));
 
   return {
     async send(url: URL, message: WebhookMessage, signal?: AbortSignal): Promise<WebhookAnswer> {
@@ -54,6 +58,7 @@ export function createWebhookSender({
         throw new ConfigurationError(new PrivateDestinationError(url.hostname, literal).message);
       }
       const deadline = AbortSignal.timeout(timeoutMs);
+      const { agent, request } = await client;
       try {
         const answer = await request(url, {
           method: 'POST',
@@ -74,7 +79,7 @@ export function createWebhookSender({
         throw new UpstreamError(`webhook ${url.host}: ${reason}`, { cause: error });
       }
     },
-    close: () => agent.close(),
+    close: async () => (await client).agent.close(),
   };
 }
 
