@@ -1,2 +1,2 @@
-/** URL of the bundle written by `leadgate build`, if none of its inputs changed since. */
-export function freshBundle(): URL | undefined;
+/** URL of the bundle `leadgate build` wrote into `cache` (a folder's URL), if none of its inputs changed since. */
+export function freshBundle(cache?: URL): URL | undefined;

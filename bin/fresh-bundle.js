@@ -1,11 +1,11 @@
 // docs/performance.md: finds the bundle `leadgate build` wrote (src/cli/bundle-cli.ts) and returns its URL only
-// if every file it was built from is unchanged (same mtime and size), so an edit is never ignored.
+// if every file standing for its inputs is unchanged (same mtime and size), so an edit of the project's files or
+// an install is never ignored.
 import { readFileSync, statSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url);
-const cache = new URL('node_modules/.cache/leadgate/', root);
 
-export function freshBundle() {
+export function freshBundle(cache = new URL('node_modules/.cache/leadgate/', root)) {
   try {
     const { entry, inputs } = JSON.parse(readFileSync(new URL('current.json', cache), 'utf8'));
     for (const [path, mtimeMs, size] of inputs) {

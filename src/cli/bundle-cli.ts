@@ -1,5 +1,13 @@
 import { build, type Loader, type Plugin } from 'esbuild';
-import { readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { escapeNonAscii } from './ascii-bundle.ts';
@@ -109,17 +117,18 @@ async function publish(settledBefore: number, cacheDir: string, name: string, ou
     logLevel: 'warning',
   });
   escapeNonAscii(outdir);
-  const inputs = Object.keys(result.metafile.inputs).map((path) => {
-    const stat = statSync(join(ROOT, path));
-    return [path, stat.mtimeMs, stat.size] as const;
-  });
-  if (inputs.some(([, mtimeMs]) => mtimeMs > settledBefore)) {
+  const inputs = Object.keys(result.metafile.inputs);
+  if (inputs.some((path) => statSync(join(ROOT, path)).mtimeMs > settledBefore)) {
     rmSync(outdir, { recursive: true, force: true });
     return 'Des sources ont changé pendant la construction : les prochains démarrages les compileront à la volée.';
   }
   // Published by one rename, so a start never sees half a bundle.
   const pointer = join(cacheDir, 'current.json');
-  writeFileSync(`${pointer}.tmp`, JSON.stringify({ entry: `${name}/cli.mjs`, inputs }));
+  const witnesses = [...freshnessWitnesses(inputs)].map((path) => {
+    const stat = statSync(join(ROOT, path));
+    return [path, stat.mtimeMs, stat.size] as const;
+  });
+  writeFileSync(`${pointer}.tmp`, JSON.stringify({ entry: `${name}/cli.mjs`, inputs: witnesses }));
   renameSync(`${pointer}.tmp`, pointer);
   // A process started from an older build may still load its lazy chunk for a while: keep recent ones.
   for (const entry of readdirSync(cacheDir)) {
@@ -129,4 +138,25 @@ async function publish(settledBefore: number, cacheDir: string, name: string, ou
     }
   }
   return undefined;
+}
+
+/** A file inside an installed package: the package's folder, up to its last `node_modules/<name>`. */
+const PACKAGE_FILE = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//;
+
+/**
+ * What bin/fresh-bundle.js compares at each start (docs/performance.md, starts): the project's own
+ * files one by one; an installed package by its package.json, which npm writes anew with the rest
+ * of the package; and npm's own record of node_modules (`.package-lock.json`), which every install
+ * that changes the tree rewrites. Some 200 `stat` calls at each start instead of one per bundled
+ * file (about 2,000). What it cannot see: a hand edit of a file inside node_modules.
+ */
+function freshnessWitnesses(inputs: readonly string[]): Set<string> {
+  const witnesses = new Set<string>();
+  for (const path of inputs) {
+    const manifest = PACKAGE_FILE.exec(path)?.[1]?.concat('/package.json');
+    witnesses.add(manifest && existsSync(join(ROOT, manifest)) ? manifest : path);
+  }
+  const record = 'node_modules/.package-lock.json';
+  if (existsSync(join(ROOT, record))) witnesses.add(record);
+  return witnesses;
 }

@@ -1,9 +1,19 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshBundle } from '../../bin/fresh-bundle.js';
 import { bundleCli } from '../../src/cli/bundle-cli.ts';
 
 function freePort(): Promise<number> {
@@ -111,4 +121,39 @@ describe('the CLI bundle written by leadgate build (cold start, docs/performance
       await exited;
     }
   }, 60_000);
+
+  describe('its freshness check (bin/fresh-bundle.js)', () => {
+    type Witness = [path: string, mtimeMs: number, size: number];
+    const pointerPath = () => join(cacheDir, 'current.json');
+    const cacheUrl = () => pathToFileURL(`${cacheDir}/`);
+    let original: string;
+    beforeAll(() => {
+      original = readFileSync(pointerPath(), 'utf8');
+    });
+    afterAll(() => writeFileSync(pointerPath(), original));
+    const witnesses = () => (JSON.parse(original) as { inputs: Witness[] }).inputs;
+    /** The pointer as written, with one witness recorded with another size: as if that file changed. */
+    const changed = (match: (path: string) => boolean) => {
+      const pointer = JSON.parse(original) as { inputs: Witness[] };
+      const witness = pointer.inputs.find(([path]) => match(path))!;
+      witness[2] += 1;
+      writeFileSync(pointerPath(), JSON.stringify(pointer));
+    };
+
+    it('stands the project’s files one by one, a package by its package.json', () => {
+      const paths = witnesses().map(([path]) => path);
+      expect(paths).toContain('src/cli/main.ts');
+      expect(paths.some((path) => path.endsWith('node_modules/fastify/package.json'))).toBe(true);
+      expect(paths.some((path) => path.endsWith('node_modules/fastify/fastify.js'))).toBe(false);
+    });
+
+    it('gives the bundle while nothing changed, and nothing once a source or a package did', () => {
+      writeFileSync(pointerPath(), original);
+      expect(freshBundle(cacheUrl())?.href).toBe(pathToFileURL(entry).href);
+      changed((path) => path === 'src/cli/main.ts');
+      expect(freshBundle(cacheUrl())).toBeUndefined();
+      changed((path) => path.endsWith('node_modules/fastify/package.json'));
+      expect(freshBundle(cacheUrl())).toBeUndefined();
+    });
+  });
 });
