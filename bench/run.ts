@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { freshBundle } from '../bin/fresh-bundle.js';
+import { freshBundle } from '../src/cli/fresh-bundle.js';
 import { CONNECTIONS, contactRound, type ContactRound } from './contact.ts';
 import { deliveryRound, deliverySection } from './delivery.ts';
 import { floodRound, type FloodRound } from './flood.ts';

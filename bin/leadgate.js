@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Runs the TypeScript sources directly (tsx), so `npx leadgate …` works in a fresh checkout with no build step.
 // docs/performance.md: after `leadgate build`, the bundle it wrote starts several times faster, and is used as long
-// as no source changed since (bin/fresh-bundle.js); LEADGATE_BUNDLE=0 always takes the tsx path.
-import { freshBundle } from './fresh-bundle.js';
+// as no source changed since (src/cli/fresh-bundle.js); LEADGATE_BUNDLE=0 always takes the tsx path.
+import { freshBundle } from '../src/cli/fresh-bundle.js';
 
 const bundle = process.env.LEADGATE_BUNDLE === '0' ? undefined : freshBundle();
 if (bundle) {

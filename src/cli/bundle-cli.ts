@@ -11,10 +11,10 @@ import {
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { escapeNonAscii } from './ascii-bundle.ts';
-import { freshBundle } from '../../bin/fresh-bundle.js';
+import { freshBundle } from './fresh-bundle.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
-/** Read by bin/fresh-bundle.js, which decides at each start whether the bundle may be used. */
+/** Read by src/cli/fresh-bundle.js, which decides at each start whether the bundle may be used. */
 const CACHE = join(ROOT, 'node_modules', '.cache', 'leadgate');
 /** An input edited this close to the build may have been read half-way: the bundle is not trusted. */
 const SETTLE_MS = 2000;
@@ -144,7 +144,7 @@ async function publish(settledBefore: number, cacheDir: string, name: string, ou
 const PACKAGE_FILE = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//;
 
 /**
- * What bin/fresh-bundle.js compares at each start (docs/performance.md, starts): the project's own
+ * What src/cli/fresh-bundle.js compares at each start (docs/performance.md, starts): the project's own
  * files one by one; an installed package by its package.json, which npm writes anew with the rest
  * of the package; and npm's own record of node_modules (`.package-lock.json`), which every install
  * that changes the tree rewrites. Some 200 `stat` calls at each start instead of one per bundled

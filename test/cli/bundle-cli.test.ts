@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshBundle } from '../../bin/fresh-bundle.js';
+import { freshBundle } from '../../src/cli/fresh-bundle.js';
 import { bundleCli } from '../../src/cli/bundle-cli.ts';
 
 function freePort(): Promise<number> {
@@ -122,7 +122,7 @@ describe('the CLI bundle written by leadgate build (cold start, docs/performance
     }
   }, 60_000);
 
-  describe('its freshness check (bin/fresh-bundle.js)', () => {
+  describe('its freshness check (src/cli/fresh-bundle.js)', () => {
     type Witness = [path: string, mtimeMs: number, size: number];
     const pointerPath = () => join(cacheDir, 'current.json');
     const cacheUrl = () => pathToFileURL(`${cacheDir}/`);

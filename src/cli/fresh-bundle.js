@@ -3,7 +3,7 @@
 // an install is never ignored.
 import { readFileSync, statSync } from 'node:fs';
 
-const root = new URL('../', import.meta.url);
+const root = new URL('../../', import.meta.url);
 
 export function freshBundle(cache = new URL('node_modules/.cache/leadgate/', root)) {
   try {
