@@ -57,7 +57,10 @@ export async function rateLimitCounters(
   },
 ): Promise<{ settings: Pick<RateLimitSettings, 'store'>; health?: CounterHealth }> {
   if (config.redisUrl) {
-    const { Redis } = await import('ioredis');
+    // The package's `default`, the only export a CommonJS package's dynamic import has in the bundle.
+    const {
+      default: { Redis },
+    } = await import('ioredis');
     const redis = new Redis(config.redisUrl, {
       connectTimeout: config.database.connectTimeoutMs,
       // While Redis is away a command fails at once (and the node counts in memory) instead of

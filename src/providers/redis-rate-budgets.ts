@@ -33,8 +33,9 @@ export function redisRateBudgets(
   timeoutMs: number,
   fallback: RateBudgets,
 ): RateBudgets & { close(): void } {
-  // docs/performance.md (starts): ioredis is loaded only when REDIS_URL is set, from here.
-  const connected = import('ioredis').then(({ Redis }) => {
+  // docs/performance.md (starts): ioredis is loaded only when REDIS_URL is set, from here. Its
+  // `default` (module.exports): the bundle gives a CommonJS package's dynamic import nothing else.
+  const connected = import('ioredis').then(({ default: { Redis } }) => {
     const redis = new Redis(url, {
       connectTimeout: timeoutMs,
       // Down, a call fails at once and takes the database's slot instead of queueing for Redis.

@@ -37,8 +37,9 @@ export function createWebhookSender({
   now = () => new Date(),
 }: WebhookSenderSettings) {
   // docs/performance.md (starts): undici is the largest package of the bundle; loaded only with
-  // WEBHOOK_URLS (or `leadgate webhooks test`), from here.
-  const client = import('undici').then(({ Agent, request }) => ({
+  // WEBHOOK_URLS (or `leadgate webhooks test`), from here. Through its `default` (module.exports):
+  // the bundle gives a CommonJS package's dynamic import nothing else.
+  const client = import('undici').then(({ default: { Agent, request } }) => ({
     request,
     agent: new Agent({
       connect: { timeout: timeoutMs, ...(!allowPrivate && { lookup: publicOnlyLookup }) },
