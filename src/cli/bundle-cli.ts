@@ -105,6 +105,10 @@ async function publish(settledBefore: number, cacheDir: string, name: string, ou
     format: 'esm',
     platform: 'node',
     target: 'node20',
+    // docs/performance.md, "What a start loads": V8 parses the whole entry chunk at every start.
+    // Identifiers are kept, so a stack trace still names its functions.
+    minifyWhitespace: true,
+    minifySyntax: true,
     // Native addons (and pg's optional one, and esbuild's binary) load files next to themselves.
     external: ['better-sqlite3', 'pg-native', 'esbuild'],
     // Dependencies written in CommonJS call require() for Node's built-ins.

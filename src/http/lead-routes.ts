@@ -8,12 +8,14 @@ import {
   type LeadKindDescriptor,
 } from '../schemas/lead-kinds.ts';
 import { SuccessResponseSchema } from '../schemas/responses.ts';
+import { compileSchema } from '../schemas/compile-schema.ts';
 import { isBrowserFormPost, requireSupportedMediaType } from './body-parsers.ts';
 import type { BotTrap } from './bot-trap.ts';
 import { splitConsent } from './consent-evidence.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
 import { idempotencyKeyOf } from './idempotency-key.ts';
 import { bindLeadId } from './logging.ts';
+import { soonAfterListening } from './soon-after-listening.ts';
 
 /** One POST per lead kind and its 405s, declared in the API plugin (its URLs are relative to /api). */
 export function registerLeadRoutes(
@@ -25,6 +27,9 @@ export function registerLeadRoutes(
   const refusedMethods = api.supportedMethods.filter(
     (method) => method !== 'POST' && method !== 'OPTIONS',
   );
+
+  // src/schemas/compile-schema.ts: the validators compile off the start's path.
+  soonAfterListening(api, () => kinds.forEach((endpoint) => compileSchema(endpoint.schema)));
 
   for (const endpoint of kinds) {
     const url = endpoint.path.slice(API_PREFIX.length);

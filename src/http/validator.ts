@@ -1,5 +1,5 @@
 import type { FastifySchemaCompiler } from 'fastify';
-import { compileSchema } from '../schemas/compile-schema.ts';
+import { compileSchemaOnFirstUse } from '../schemas/compile-schema.ts';
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema }) =>
-  compileSchema(schema as object);
+  compileSchemaOnFirstUse(schema as object);

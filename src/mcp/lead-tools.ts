@@ -2,7 +2,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ConsentEvidence } from '../domain/consent.ts';
 import type { Intake } from '../domain/intake.ts';
 import { domainErrorToApiError } from '../http/error-handler.ts';
-import { compileSchema } from '../schemas/compile-schema.ts';
+import { compileSchemaOnFirstUse } from '../schemas/compile-schema.ts';
 import {
   LEAD_KINDS,
   leadRequestOf,
@@ -55,7 +55,10 @@ export function toolOf(endpoint: LeadKindDescriptor): Tool {
 export const LEAD_TOOLS: readonly Tool[] = LEAD_KINDS.map(toolOf);
 
 const validators = new Map(
-  LEAD_KINDS.map((endpoint) => [endpoint.tool.name, compileSchema<LeadBody>(endpoint.schema)]),
+  LEAD_KINDS.map((endpoint) => [
+    endpoint.tool.name,
+    compileSchemaOnFirstUse<LeadBody>(endpoint.schema),
+  ]),
 );
 const VALID_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 

@@ -3,6 +3,7 @@ import type { Intake } from '../domain/intake.ts';
 import { registerBodyParsers } from '../http/body-parsers.ts';
 import { registerRateLimit, type RateLimitSettings } from '../http/rate-limit.ts';
 import { bindLeadId } from '../http/logging.ts';
+import { soonAfterListening } from '../http/soon-after-listening.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
 import type * as McpServerModule from './mcp-server.ts';
 import type { McpDependencies } from './mcp-server.ts';
@@ -40,13 +41,10 @@ export async function registerMcp(app: FastifyInstance, settings: McpSettings): 
  */
 let loaded: Promise<typeof McpServerModule> | undefined;
 const mcpServer = () => (loaded ??= import('./mcp-server.ts'));
-const PRELOAD_AFTER_MS = 1000;
 
 function mcpRoutes(app: FastifyInstance, settings: McpSettings): void {
   const resources = leadResources(settings.siteUrl, settings.siteDir);
-  app.addHook('onListen', async () => {
-    setTimeout(() => void mcpServer(), PRELOAD_AFTER_MS).unref();
-  });
+  soonAfterListening(app, mcpServer);
   const deps = (request: FastifyRequest, reply: FastifyReply): McpDependencies => ({
     intake: settings.intake,
     resources,

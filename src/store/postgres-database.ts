@@ -1,5 +1,5 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import type { Pool } from 'pg';
 import type { Database } from './tables.ts';
 
 export interface PostgresSettings {
@@ -19,27 +19,33 @@ export class DatabaseUnavailableError extends Error {
  * error within seconds (a 500 `server_error` for the caller) instead of requests piling up.
  */
 export function postgresDatabase(connectionString: string, settings: PostgresSettings) {
-  const pool = new pg.Pool({
-    connectionString,
-    max: settings.poolSize,
-    // Covers both opening a connection and waiting for a free one in the pool.
-    connectionTimeoutMillis: settings.connectTimeoutMs,
-    statement_timeout: settings.statementTimeoutMs,
-    // A transaction left open by a crashed request must not hold row locks for ever.
-    idle_in_transaction_session_timeout: 10 * settings.statementTimeoutMs || 60_000,
-    application_name: 'leadgate',
-    keepAlive: true,
-  });
-  // A connection dropped by the server (restart, failover) emits 'error' on its client, checked out
-  // or idle; without a listener Node would crash the whole process. The pool discards a broken client
-  // on release and the next query opens a new one, so the node only has to say so.
-  pool.on('connect', (client) => {
-    client.on('error', (error) => {
-      process.stderr.write(`leadgate: connexion PostgreSQL perdue (${error.message})\n`);
+  // Loaded when the first query needs the pool: a SQLite install never pays for pg at start
+  // (docs/performance.md, "What a start loads"). pg is CommonJS: its dynamic import has only `default`.
+  const pool = async (): Promise<Pool> => {
+    const { default: pg } = await import('pg');
+    const pool = new pg.Pool({
+      connectionString,
+      max: settings.poolSize,
+      // Covers both opening a connection and waiting for a free one in the pool.
+      connectionTimeoutMillis: settings.connectTimeoutMs,
+      statement_timeout: settings.statementTimeoutMs,
+      // A transaction left open by a crashed request must not hold row locks for ever.
+      idle_in_transaction_session_timeout: 10 * settings.statementTimeoutMs || 60_000,
+      application_name: 'leadgate',
+      keepAlive: true,
     });
-  });
-  // The pool re-emits an idle client's error, already reported by the listener above.
-  pool.on('error', () => {});
+    // A connection dropped by the server (restart, failover) emits 'error' on its client, checked
+    // out or idle; without a listener Node would crash the whole process. The pool discards a broken
+    // client on release and the next query opens a new one, so the node only has to say so.
+    pool.on('connect', (client) => {
+      client.on('error', (error) => {
+        process.stderr.write(`leadgate: connexion PostgreSQL perdue (${error.message})\n`);
+      });
+    });
+    // The pool re-emits an idle client's error, already reported by the listener above.
+    pool.on('error', () => {});
+    return pool;
+  };
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
