@@ -1,3 +1,4 @@
+import { frenchList } from './french-text.ts';
 import { LEAD_KINDS } from './lead-kinds.ts';
 import { ERROR_STATUS, type ErrorCode, type ErrorResponse } from './responses.ts';
 
@@ -9,9 +10,7 @@ interface ApiErrorOptions {
   field?: string;
 }
 
-const ENDPOINT_LIST = new Intl.ListFormat('fr', { type: 'conjunction' }).format(
-  LEAD_KINDS.map((kind) => `POST ${kind.path}`),
-);
+const ENDPOINT_LIST = frenchList(LEAD_KINDS.map((kind) => `POST ${kind.path}`));
 
 /** An answer the API gives on purpose; the error handler turns it into the ErrorResponse shape. */
 export class ApiError extends Error {

@@ -5,6 +5,8 @@
  * and `{excess}` are filled in where they appear. A no-break space before : and ; keeps French
  * typography (site/typeset.ts), as in src/schemas/questionnaires.ts.
  */
+import { frenchNumber } from './french-text.ts';
+
 export const FORM_MESSAGES = {
   missing: 'Ce champ est obligatoire\u00a0: remplissez-le pour que nous puissions vous répondre.',
   choice: 'Cochez au moins une case\u00a0; si vous hésitez, cochez-les toutes.',
@@ -34,11 +36,6 @@ export const FORM_REFUSALS = {
 
 export function rateLimitedMessage(seconds: string): string {
   return FORM_REFUSALS.rateLimited.replace('{seconds}', seconds);
-}
-
-/** "5000" → "5 000" (French thousands, no-break space), for counts a person reads. */
-export function frenchNumber(value: number): string {
-  return value.toLocaleString('fr-FR').replace(/\s/g, '\u202f');
 }
 
 export function tooLongMessage(count: number, limit: number): string {
