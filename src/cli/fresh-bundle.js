@@ -2,18 +2,18 @@
 // if every file standing for its inputs is unchanged (same mtime and size), so an edit of the project's files or
 // an install is never ignored.
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = new URL('../../', import.meta.url);
-// Plain paths: turning ~290 URLs into paths cost more than the stats themselves.
+// Plain paths (the inputs are relative, with /): turning ~290 URLs into paths cost more than the
+// stats themselves.
 const rootPath = fileURLToPath(root);
 
 export function freshBundle(cache = new URL('node_modules/.cache/leadgate/', root)) {
   try {
     const { entry, inputs } = JSON.parse(readFileSync(new URL('current.json', cache), 'utf8'));
     for (const [path, mtimeMs, size] of inputs) {
-      const stat = statSync(join(rootPath, path));
+      const stat = statSync(rootPath + path);
       if (stat.mtimeMs !== mtimeMs || stat.size !== size) return undefined;
     }
     const url = new URL(entry, cache);

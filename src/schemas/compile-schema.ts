@@ -5,9 +5,9 @@ import addFormats from 'ajv-formats';
  * Fastify's default Ajv coerces types and silently removes unknown properties; the spec wants both
  * refused (spec 2: additionalProperties false; a number is not a name). allErrors lets the error
  * mapper prefer a missing field over an invalid one, whatever order Ajv checks them in.
- * validateSchema off: the schemas are this code's own constants, checked against the JSON Schema
- * meta-schema by test/http/request-schemas.test.ts; compiling that meta-schema cost ~50 ms of every
- * start (docs/performance.md, "What a start loads").
+ * No meta-schema (neither loaded nor checked against): the schemas are this code's own constants,
+ * checked against it by test/http/request-schemas.test.ts; loading and compiling it cost ~55 ms of
+ * every start (docs/performance.md, "What a start loads").
  */
 const ajv = new Ajv({
   allErrors: true,
@@ -16,6 +16,7 @@ const ajv = new Ajv({
   useDefaults: false,
   strict: false,
   validateSchema: false,
+  meta: false,
 });
 addFormats.default(ajv, ['email']);
 

@@ -36,6 +36,8 @@ describe('configuration: every variable validated by its schema (README "Configu
     [{ AGENCY_EMAIL: 'equipe' }, 'AGENCY_EMAIL', 'equipe'],
     [{ SITE_URL: 'agence.fr' }, 'SITE_URL', 'agence.fr'],
     [{ BREVO_API_URL: 'ftp://api.brevo.com' }, 'BREVO_API_URL', 'ftp://'],
+    [{ BREVO_API_URL: 'https://api.brevo.com/<v3>' }, 'BREVO_API_URL', '<v3>'],
+    [{ SITE_URL: 'https://agence .fr' }, 'SITE_URL', 'agence .fr'],
     [{ DATABASE_POOL_SIZE: '3.5' }, 'DATABASE_POOL_SIZE', '3.5'],
     [{ BREVO_NEWSLETTER_LIST_ID: '0' }, 'BREVO_NEWSLETTER_LIST_ID', '0'],
     [{ TRUST_PROXY: '2' }, 'TRUST_PROXY', '2'],
@@ -50,6 +52,8 @@ describe('configuration: every variable validated by its schema (README "Configu
     [{ REDIS_URL: 'http://user:secret@cache:6379' }, 'REDIS_URL'],
     [{ DATABASE_URL: 'mysql://user:secret@db/leadgate' }, 'DATABASE_URL'],
     [{ SMTP_URL: 'mail.example.fr:secret' }, 'SMTP_URL'],
+    // A host no URL parser reads.
+    [{ REDIS_URL: 'redis://[secret' }, 'REDIS_URL'],
   ])(
     '%j: URLs checked by shape, the value (maybe a password) kept out of the line',
     (env, name) => {
