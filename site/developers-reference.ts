@@ -1,4 +1,5 @@
 import { CONSENT_WORDINGS } from '../src/schemas/consent.ts';
+import { frenchList } from '../src/schemas/french-text.ts';
 import {
   endpointCount,
   inFrenchWords,
@@ -184,7 +185,7 @@ Les ${inFrenchWords(kinds.length)} actions existent en outils MCP sur \`${siteUr
 /** The endpoints whose answer carries `existing` (spec 2.4), as prose. */
 function answersExisting(kinds: readonly LeadKindDescriptor[]): string {
   const paths = kinds.filter((kind) => kind.answersExisting).map((kind) => `\`POST ${kind.path}\``);
-  return new Intl.ListFormat('fr', { type: 'conjunction' }).format(paths);
+  return frenchList(paths);
 }
 
 export function developersReference(

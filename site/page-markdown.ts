@@ -1,4 +1,5 @@
 import { currentWording } from '../src/schemas/consent.ts';
+import { frenchList } from '../src/schemas/french-text.ts';
 import { leadKindOf, type LeadKind } from '../src/schemas/lead-kinds.ts';
 import { questionnairePath } from '../src/schemas/questionnaires.ts';
 import { absoluteLinks, slugify } from './markdown.ts';
@@ -46,9 +47,7 @@ const FORMS: Record<'contact' | 'diagnostic' | 'newsletter', FormApi> = {
 };
 
 const list = (names: string[], notes: Record<string, string> = {}) =>
-  new Intl.ListFormat('fr', { type: 'conjunction' }).format(
-    names.map((name) => `\`${name}\`${notes[name] ? ` (${notes[name]})` : ''}`),
-  );
+  frenchList(names.map((name) => `\`${name}\`${notes[name] ? ` (${notes[name]})` : ''}`));
 
 /**
  * "avec `PRENOM`, `EMAIL` … (obligatoires)": the required fields come from the endpoint's schema

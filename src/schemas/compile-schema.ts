@@ -39,6 +39,5 @@ export function compileSchemaOnFirstUse<T = unknown>(schema: object): ValidateFu
     validate.errors = compiled.errors;
     return valid;
   }) as ValidateFunction<T>;
-  validate.schema = schema;
   return validate;
 }
