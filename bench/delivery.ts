@@ -255,6 +255,7 @@ async function bigBurst(root: string, env: Record<string, string>, leads = 10_00
     try {
       let sent = 0;
       let failures = 0;
+      let firstFailure = '';
       const started = performance.now();
       const worker = async () => {
         while (sent < leads) {
@@ -264,12 +265,16 @@ async function bigBurst(root: string, env: Record<string, string>, leads = 10_00
             headers: HEADERS,
             body: CONTACT_BODY.replace('[<id>]', randomUUID()),
           });
-          await response.arrayBuffer();
-          if (response.status !== 200) failures++;
+          const answer = await response.text();
+          if (response.status !== 200) {
+            failures++;
+            firstFailure ||= `${response.status} ${answer.slice(0, 200)}`;
+          }
         }
       };
       await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-      if (failures > 0) throw new Error(`big burst: ${failures} requests not answered 200`);
+      if (failures > 0)
+        throw new Error(`big burst: ${failures} requests not answered 200, first: ${firstFailure}`);
       const acceptSeconds = (performance.now() - started) / 1000;
       const end = await drained(journal, 600_000);
       return {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
+import { isDottedQuad } from './dotted-quad.ts';
 import {
   currentWording,
   wordingsFor,
@@ -33,8 +34,16 @@ export interface ConsentRecord {
   network: string | null;
 }
 
+/** The published wordings are few and fixed: each is hashed once, not once per lead. */
+const hashes = new Map<string, string>();
+
 export function wordingHash(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  let hash = hashes.get(text);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(text, 'utf8').digest('hex');
+    if (hashes.size < 100) hashes.set(text, hash);
+  }
+  return hash;
 }
 
 export function consentRecord(
@@ -60,6 +69,8 @@ export function consentRecord(
 
 /** "203.0.113.57" → "203.0.113.0/24", "2001:db8:1:2::5" → "2001:db8:1::/48"; IPv4-mapped IPv6 as IPv4. */
 export function truncatedNetwork(address: string): string | null {
+  // What a socket reports for IPv4 needs no parsing (docs/performance.md, "The accept path").
+  if (isDottedQuad(address)) return `${address.slice(0, address.lastIndexOf('.'))}.0/24`;
   if (!ipaddr.isValid(address)) return null;
   const parsed = ipaddr.process(address);
   const prefix = parsed.kind() === 'ipv4' ? 24 : 48;

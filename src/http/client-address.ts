@@ -1,8 +1,5 @@
 import ipaddr from 'ipaddr.js';
-
-const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
-/** An IPv4 address in its canonical form: four decimal octets, no leading zero. */
-const DOTTED_QUAD = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
+import { isDottedQuad } from '../domain/dotted-quad.ts';
 
 /**
  * The key a client is counted under: its IPv4 address, or the /64 of its IPv6 address. An IPv6
@@ -12,7 +9,7 @@ const DOTTED_QUAD = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
 export function clientKey(ip: string): string {
   // What a socket reports is already its own key: no parsing on each request of a 429 flood
   // (docs/performance.md, "The 429 flood").
-  if (DOTTED_QUAD.test(ip)) return ip;
+  if (isDottedQuad(ip)) return ip;
   if (!ipaddr.isValid(ip)) return ip;
   const address = ipaddr.process(ip);
   if (address.kind() === 'ipv4') return address.toString();

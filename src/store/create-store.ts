@@ -7,6 +7,7 @@ import { backupSqlite, preMigrationBackupFile } from './sqlite-backup.ts';
 import { assertReachable, postgresDatabase, type PostgresSettings } from './postgres-database.ts';
 import { GroupCommitSqliteDialect, WalSync } from './sqlite-group-commit.ts';
 import { withStatementCache } from './sqlite-statement-cache.ts';
+import { SqliteTurnAccepts } from './sqlite-turn-accepts.ts';
 import { storeConsentWordings } from './sql-consent.ts';
 import { SqlStore } from './sql-store.ts';
 import type { Store } from '../domain/store.ts';
@@ -51,7 +52,7 @@ export async function openForReading(settings: StoreSettings): Promise<ReadOnlyD
 
 /** The one place that picks the database: PostgreSQL when DATABASE_URL is set, else a SQLite file. */
 export async function createStore(settings: StoreSettings): Promise<Store> {
-  const { db, migrate } = settings.databaseUrl
+  const { db, migrate, turnAccepts } = settings.databaseUrl
     ? postgres(settings.databaseUrl, settings.database)
     : sqlite(settings.dataDir);
   try {
@@ -64,7 +65,7 @@ export async function createStore(settings: StoreSettings): Promise<Store> {
   return new SqlStore(db, {
     skipLocked: settings.databaseUrl !== undefined,
     secrets: settings.secrets,
-    acceptsPerTurn: settings.databaseUrl === undefined,
+    turnAccepts: turnAccepts?.(),
   });
 }
 
@@ -72,6 +73,8 @@ interface Opened {
   db: Kysely<Database>;
   /** Brings the schema up to date, safely when other processes start on the same database at once. */
   migrate(): Promise<void>;
+  /** SQLite: the accept path's own statements, prepared once the schema is up to date. */
+  turnAccepts?: () => SqliteTurnAccepts;
 }
 
 function postgres(connectionString: string, settings: PostgresSettings): Opened {
@@ -107,13 +110,12 @@ function sqlite(dataDir: string): Opened {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
-  const dialect = new GroupCommitSqliteDialect(
-    { database: withStatementCache(database) },
-    new WalSync(`${file}-wal`),
-  );
+  const wal = new WalSync(`${file}-wal`);
+  const dialect = new GroupCommitSqliteDialect({ database: withStatementCache(database) }, wal);
   const db = new Kysely<Database>({ dialect });
   return {
     db,
+    turnAccepts: () => new SqliteTurnAccepts(database, wal),
     // Kysely takes no lock on SQLite: the write lock of BEGIN IMMEDIATE makes a second process (the
     // server and `leads replay` started together) wait, then find the migrations already applied.
     async migrate() {

@@ -14,12 +14,20 @@ import type { StepTarget } from '../domain/destination.ts';
 import { leadStatusOf } from '../domain/lead-status.ts';
 import { emailOf, normalizeEmail, type Lead } from '../domain/lead.ts';
 import { maskText } from '../domain/masking.ts';
+import {
+  KeyTaken,
+  earlierAcceptance,
+  idempotencyKeysOf,
+  keyRowsOf,
+  leadRowOf,
+  type AcceptInput,
+} from './acceptance-rows.ts';
 import { batchedPerTurn } from './batched-per-turn.ts';
 import { leadOf, storableText } from './lead-rows.ts';
 import { isKnown, makeKnown } from './known-addresses.ts';
-import { consentColumns } from './sql-consent.ts';
 import { releaseSpam } from './sql-spam-release.ts';
 import { insertSteps } from './step-rows.ts';
+import type { SqliteTurnAccepts } from './sqlite-turn-accepts.ts';
 import { planSteps, unplannedLeads } from './sql-unplanned-leads.ts';
 import type { Database, DeliveryStepsTable } from './tables.ts';
 
@@ -36,12 +44,7 @@ function unfinishedOf(
     .where('earlier.status', 'in', ['pending', 'retrying']);
 }
 
-/** Another request journaled the same key between our read and our insert: start over. */
-class KeyTaken extends Error {}
-
 type StepKey = Pick<DeliveryStep, 'leadId' | 'destination'>;
-
-type AcceptInput = Parameters<Deliveries['accept']>[0];
 
 interface Settlement {
   step: ClaimedStep;
@@ -58,18 +61,18 @@ export class SqlDeliveries implements Deliveries {
     /** A provider's error may quote the key it was sent, an address or a phone number. */
     private readonly secrets: readonly string[] = [],
     /**
-     * SQLite: the leads that arrive in one turn of the event loop are journaled in one transaction
-     * (docs/performance.md, "The accept path"). Its one writer runs them one after the other anyway;
-     * on PostgreSQL each lead keeps its own transaction, so that one lead's key conflict never rolls
-     * back another's.
+     * SQLite: the leads that arrive in one turn of the event loop are journaled in one synchronous
+     * transaction (docs/performance.md, "The accept path"). Its one writer runs them one after the
+     * other anyway; on PostgreSQL each lead keeps its own transaction, so that one lead's key
+     * conflict never rolls back another's.
      */
-    private readonly acceptsPerTurn = false,
+    private readonly turnAccepts?: SqliteTurnAccepts,
   ) {}
 
   async accept(input: AcceptInput): Promise<Acceptance> {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        return this.acceptsPerTurn
+        return this.turnAccepts
           ? await this.acceptInTurn(input)
           : await this.db.transaction().execute((trx) => this.acceptIn(trx, input));
       } catch (error) {
@@ -78,24 +81,15 @@ export class SqlDeliveries implements Deliveries {
     }
   }
 
+  /** The connection is held (Kysely's mutex) while the synchronous transaction runs. */
   private readonly acceptInTurn = batchedPerTurn<AcceptInput, Acceptance>((inputs) =>
-    this.db.transaction().execute(async (trx) => {
-      const acceptances: Acceptance[] = [];
-      // In arrival order: a second request with the same key in the same turn replays the first.
-      for (const input of inputs) acceptances.push(await this.acceptIn(trx, input));
-      return acceptances;
-    }),
+    this.db.connection().execute(() => this.turnAccepts!.accept(inputs)),
   );
 
-  private async acceptIn(
-    trx: Transaction<Database>,
-    { lead, steps, spam = false, idempotency }: AcceptInput,
-  ): Promise<Acceptance> {
+  private async acceptIn(trx: Transaction<Database>, input: AcceptInput): Promise<Acceptance> {
+    const { lead, steps, spam = false, idempotency } = input;
     const at = lead.receivedAt.toISOString();
-    const keys =
-      idempotency.key === undefined
-        ? [idempotency.bodyKey]
-        : [idempotency.key, idempotency.bodyKey];
+    const keys = idempotencyKeysOf(input);
     await trx
       .deleteFrom('idempotency_keys')
       .where('key', 'in', keys)
@@ -106,25 +100,20 @@ export class SqlDeliveries implements Deliveries {
       .select(['key', 'fingerprint', 'lead_id', 'existing'])
       .where('key', 'in', keys)
       .execute();
-    const byKey = earlier.find((row) => row.key === idempotency.key);
-    if (byKey) {
-      if (byKey.fingerprint !== idempotency.fingerprint) return { accepted: 'conflict' };
-      return { accepted: 'again', leadId: byKey.lead_id, existing: Boolean(byKey.existing) };
-    }
-    const byBody = earlier.find((row) => row.key === idempotency.bodyKey);
-    if (byBody) {
-      // The address is known now: it was accepted with this very body (docs/api-decisions.md).
-      if (idempotency.key !== undefined) {
+    const decided = earlierAcceptance(earlier, input);
+    if (decided) {
+      const { acceptance, keyToRecord } = decided;
+      if (keyToRecord !== undefined && acceptance.accepted === 'again') {
         await this.insertKeys(
           trx,
-          [idempotency.key],
+          [keyToRecord],
           idempotency.fingerprint,
-          byBody.lead_id,
+          acceptance.leadId,
           true,
           at,
         );
       }
-      return { accepted: 'again', leadId: byBody.lead_id, existing: true };
+      return acceptance;
     }
     const email = normalizeEmail(emailOf(lead));
     const existing = spam
@@ -133,17 +122,7 @@ export class SqlDeliveries implements Deliveries {
     await this.insertKeys(trx, keys, idempotency.fingerprint, lead.id, existing, at);
     await trx
       .insertInto('leads')
-      .values({
-        id: lead.id,
-        kind: lead.kind,
-        email,
-        payload: JSON.stringify(lead.data),
-        received_at: at,
-        status: spam ? 'spam' : steps.length > 0 ? 'pending' : 'delivered',
-        attempts: 0,
-        updated_at: at,
-        ...consentColumns(lead.consent),
-      })
+      .values(leadRowOf(input, email, at))
       .execute();
     await insertSteps(trx, lead, steps, lead.receivedAt);
     return { accepted: 'new', leadId: lead.id, existing };
@@ -160,17 +139,7 @@ export class SqlDeliveries implements Deliveries {
   ): Promise<void> {
     const inserted = await trx
       .insertInto('idempotency_keys')
-      .values(
-        keys.map((key) => ({
-          key,
-          fingerprint,
-          lead_id: leadId,
-          state: 'done',
-          existing: Number(existing),
-          created_at: at,
-          updated_at: at,
-        })),
-      )
+      .values(keyRowsOf(keys, fingerprint, leadId, existing, at))
       .onConflict((oc) => oc.column('key').doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== keys.length) throw new KeyTaken();

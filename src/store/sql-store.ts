@@ -10,6 +10,7 @@ import { SqlPeople } from './sql-people.ts';
 import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
 import { SqlRateBudgets } from './sql-rate-budgets.ts';
 import { databaseSecret } from './sql-secrets.ts';
+import type { SqliteTurnAccepts } from './sqlite-turn-accepts.ts';
 import type { Database, LeadsTable } from './tables.ts';
 
 export interface SqlStoreOptions {
@@ -18,7 +19,7 @@ export interface SqlStoreOptions {
   /** Configured keys and passwords a provider's error may quote: masked before the journal keeps it. */
   secrets?: readonly string[];
   /** SQLite: the leads of one turn of the event loop journaled in one transaction (sql-deliveries.ts). */
-  acceptsPerTurn?: boolean;
+  turnAccepts?: SqliteTurnAccepts;
 }
 
 /** The journal in SQL that SQLite and PostgreSQL both run: one implementation, two dialects. */
@@ -38,7 +39,7 @@ export class SqlStore implements Store {
       db,
       options.skipLocked ?? false,
       options.secrets ?? [],
-      options.acceptsPerTurn ?? false,
+      options.turnAccepts,
     );
     this.budgets = new SqlRateBudgets(db);
     this.idempotency = new SqlIdempotencyKeys(db);

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { StepTarget } from '../domain/destination.ts';
 import type { Lead } from '../domain/lead.ts';
+import { stepRowsOf } from './acceptance-rows.ts';
 import type { Database } from './tables.ts';
 
 /**
@@ -17,18 +18,7 @@ export async function insertSteps(
   if (steps.length === 0) return 0;
   const inserted = await trx
     .insertInto('delivery_steps')
-    .values(
-      steps.map((step) => ({
-        lead_id: lead.id,
-        destination: step.destination,
-        provider: step.provider,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: at.toISOString(),
-        received_at: lead.receivedAt.toISOString(),
-        updated_at: at.toISOString(),
-      })),
-    )
+    .values(stepRowsOf(lead, steps, at))
     .onConflict((oc) => oc.columns(['lead_id', 'destination']).doNothing())
     .executeTakeFirst();
   return Number(inserted.numInsertedOrUpdatedRows ?? 0n);
