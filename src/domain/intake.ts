@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
 import type { LeadRequest } from '../schemas/lead-kinds.ts';
 import { withCanonicalQuestions } from './audit-answers.ts';
 import { consentRecord, type ConsentEvidence } from './consent.ts';
@@ -59,7 +60,7 @@ export function createIntake({
   dispatcher,
   mode,
   now = () => new Date(),
-  newId = randomUUID,
+  newId = timeOrderedUuid,
 }: IntakeDependencies) {
   return {
     /**

@@ -81,10 +81,13 @@ export class SqlDeliveries implements Deliveries {
     }
   }
 
-  /** The connection is held (Kysely's mutex) while the synchronous transaction runs. */
-  private readonly acceptInTurn = batchedPerTurn<AcceptInput, Acceptance>((inputs) =>
-    this.db.connection().execute(() => this.turnAccepts!.accept(inputs)),
-  );
+  /** The connection is held (Kysely's mutex) while the synchronous transaction runs, not during the sync. */
+  private readonly acceptInTurn = batchedPerTurn<AcceptInput, Acceptance>(async (inputs) => {
+    const turnAccepts = this.turnAccepts!;
+    const acceptances = await this.db.connection().execute(async () => turnAccepts.journal(inputs));
+    await turnAccepts.durable();
+    return acceptances;
+  });
 
   private async acceptIn(trx: Transaction<Database>, input: AcceptInput): Promise<Acceptance> {
     const { lead, steps, spam = false, idempotency } = input;

@@ -104,11 +104,17 @@ export class SqliteTurnAccepts {
     );
   }
 
-  /** Journals the leads in one transaction; resolves once it is on disk (group commit). */
-  async accept(inputs: readonly AcceptInput[]): Promise<Acceptance[]> {
-    const acceptances = this.journalAll(inputs);
-    await this.wal.flush();
-    return acceptances;
+  /** Journals the leads in one transaction (the caller holds the connection). */
+  journal(inputs: readonly AcceptInput[]): Acceptance[] {
+    return this.journalAll(inputs);
+  }
+
+  /**
+   * Resolves once what was journaled before is on disk (group commit). Awaited after the connection
+   * is given back, so that the next turn's leads and the dispatcher write meanwhile.
+   */
+  durable(): Promise<void> {
+    return this.wal.flush();
   }
 
   private journalOne(input: AcceptInput): Acceptance {
