@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { v7 as timeOrderedUuid } from 'uuid';
 import type { LeadRequest } from '../schemas/lead-kinds.ts';
 import { withCanonicalQuestions } from './audit-answers.ts';
 import { consentRecord, type ConsentEvidence } from './consent.ts';
@@ -7,6 +6,7 @@ import type { Deliveries } from './deliveries.ts';
 import type { Dispatcher } from './dispatcher.ts';
 import { ConfigurationError, IdempotencyConflictError, UpstreamError } from './errors.ts';
 import type { Lead } from './lead.ts';
+import { newLeadId } from './lead-id.ts';
 import { newLeadSteps, type OptInSettings } from './new-lead-steps.ts';
 
 /** A key, or the same body sent again, answers the same request the same way for 24 hours. */
@@ -60,7 +60,7 @@ export function createIntake({
   dispatcher,
   mode,
   now = () => new Date(),
-  newId = timeOrderedUuid,
+  newId = newLeadId,
 }: IntakeDependencies) {
   return {
     /**

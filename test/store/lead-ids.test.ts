@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { newLeadId } from '../../src/domain/lead-id.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -30,5 +31,15 @@ describe('lead ids', () => {
       .sort((a, b) => a.lead.receivedAt.getTime() - b.lead.receivedAt.getTime())
       .map((entry) => entry.lead.id);
     expect([...ids].sort()).toEqual(byArrival);
+  });
+});
+
+describe('newLeadId', () => {
+  it('puts the time first, in milliseconds, and keeps 74 random bits', () => {
+    const at = Date.parse('2026-11-25T12:00:00.123Z');
+    const id = newLeadId(at);
+    expect(id).toMatch(UUID_V7);
+    expect(parseInt(id.slice(0, 8) + id.slice(9, 13), 16)).toBe(at);
+    expect(newLeadId(at)).not.toBe(id);
   });
 });
