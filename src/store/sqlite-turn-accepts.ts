@@ -66,7 +66,7 @@ const STEP_COLUMNS: readonly (keyof NewStepRow)[] = [
  * transaction is open on it; nothing here awaits, so none can start before the COMMIT.
  */
 export class SqliteTurnAccepts {
-  private readonly deleteExpiredKey: SQLite.Statement<[string, string]>;
+  private readonly deleteKey: SQLite.Statement<[string]>;
   private readonly selectKey: SQLite.Statement<[string], IdempotencyKeysTable>;
   private readonly insertKnown: SQLite.Statement<[string, string, string]>;
   private readonly selectKnown: SQLite.Statement<[string, string]>;
@@ -79,11 +79,9 @@ export class SqliteTurnAccepts {
     database: SQLite.Database,
     private readonly wal: Pick<WalSync, 'flush'>,
   ) {
-    this.deleteExpiredKey = database.prepare(
-      'delete from "idempotency_keys" where "key" = ? and "created_at" < ?',
-    );
+    this.deleteKey = database.prepare('delete from "idempotency_keys" where "key" = ?');
     this.selectKey = database.prepare(
-      'select "key", "fingerprint", "lead_id", "existing" from "idempotency_keys" where "key" = ?',
+      'select "key", "fingerprint", "lead_id", "existing", "created_at" from "idempotency_keys" where "key" = ?',
     );
     this.insertKnown = database.prepare(
       'insert into "known_addresses" ("audience", "email", "first_seen_at") values (?, ?, ?) on conflict do nothing',
@@ -122,8 +120,13 @@ export class SqliteTurnAccepts {
     const at = lead.receivedAt.toISOString();
     const keys = idempotencyKeysOf(input);
     const expiredBefore = idempotency.expiredBefore.toISOString();
-    for (const key of keys) this.deleteExpiredKey.run(key, expiredBefore);
-    const earlier = keys.flatMap((key) => this.selectKey.get(key) ?? []);
+    // An expired key is deleted where it is found (a delete per key was 15 % of the statements).
+    const found = keys.flatMap((key) => this.selectKey.get(key) ?? []);
+    const earlier = found.filter((row) => {
+      if (row.created_at >= expiredBefore) return true;
+      this.deleteKey.run(row.key);
+      return false;
+    });
     const decided = earlierAcceptance(earlier, input);
     if (decided) {
       const { acceptance, keyToRecord } = decided;
