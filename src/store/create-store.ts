@@ -8,6 +8,8 @@ import { assertReachable, postgresDatabase, type PostgresSettings } from './post
 import { GroupCommitSqliteDialect, WalSync } from './sqlite-group-commit.ts';
 import { withStatementCache } from './sqlite-statement-cache.ts';
 import { SqliteTurnAccepts } from './sqlite-turn-accepts.ts';
+import { SqliteTurnSettles } from './sqlite-turn-settles.ts';
+import type { SqliteTurns } from './sql-deliveries.ts';
 import { storeConsentWordings } from './sql-consent.ts';
 import { SqlStore } from './sql-store.ts';
 import type { Store } from '../domain/store.ts';
@@ -52,7 +54,7 @@ export async function openForReading(settings: StoreSettings): Promise<ReadOnlyD
 
 /** The one place that picks the database: PostgreSQL when DATABASE_URL is set, else a SQLite file. */
 export async function createStore(settings: StoreSettings): Promise<Store> {
-  const { db, migrate, turnAccepts } = settings.databaseUrl
+  const { db, migrate, sqliteTurns } = settings.databaseUrl
     ? postgres(settings.databaseUrl, settings.database)
     : sqlite(settings.dataDir);
   try {
@@ -65,7 +67,7 @@ export async function createStore(settings: StoreSettings): Promise<Store> {
   return new SqlStore(db, {
     skipLocked: settings.databaseUrl !== undefined,
     secrets: settings.secrets,
-    turnAccepts: turnAccepts?.(),
+    sqliteTurns: sqliteTurns?.(settings.secrets ?? []),
   });
 }
 
@@ -73,8 +75,8 @@ interface Opened {
   db: Kysely<Database>;
   /** Brings the schema up to date, safely when other processes start on the same database at once. */
   migrate(): Promise<void>;
-  /** SQLite: the accept path's own statements, prepared once the schema is up to date. */
-  turnAccepts?: () => SqliteTurnAccepts;
+  /** SQLite: the accept and settle statements, prepared once the schema is up to date. */
+  sqliteTurns?: (secrets: readonly string[]) => SqliteTurns;
 }
 
 function postgres(connectionString: string, settings: PostgresSettings): Opened {
@@ -115,7 +117,10 @@ function sqlite(dataDir: string): Opened {
   const db = new Kysely<Database>({ dialect });
   return {
     db,
-    turnAccepts: () => new SqliteTurnAccepts(database, wal),
+    sqliteTurns: (secrets) => ({
+      accepts: new SqliteTurnAccepts(database, wal),
+      settles: new SqliteTurnSettles(database, wal, secrets),
+    }),
     // Kysely takes no lock on SQLite: the write lock of BEGIN IMMEDIATE makes a second process (the
     // server and `leads replay` started together) wait, then find the migrations already applied.
     async migrate() {

@@ -11,9 +11,7 @@ import type {
 } from '../domain/deliveries.ts';
 import { UNFINISHED_STEP_STATUSES } from '../domain/deliveries.ts';
 import type { StepTarget } from '../domain/destination.ts';
-import { leadStatusOf } from '../domain/lead-status.ts';
 import { emailOf, normalizeEmail, type Lead } from '../domain/lead.ts';
-import { maskText } from '../domain/masking.ts';
 import {
   KeyTaken,
   earlierAcceptance,
@@ -23,13 +21,21 @@ import {
   type AcceptInput,
 } from './acceptance-rows.ts';
 import { batchedPerTurn } from './batched-per-turn.ts';
-import { leadOf, storableText } from './lead-rows.ts';
+import { leadOf } from './lead-rows.ts';
 import { isKnown, makeKnown } from './known-addresses.ts';
 import { releaseSpam } from './sql-spam-release.ts';
 import { insertSteps } from './step-rows.ts';
 import type { SqliteTurnAccepts } from './sqlite-turn-accepts.ts';
+import type { Settlement, SqliteTurnSettles } from './sqlite-turn-settles.ts';
+import { leadSummary, settledColumnsOf } from './step-settlement.ts';
 import { planSteps, unplannedLeads } from './sql-unplanned-leads.ts';
 import type { Database, DeliveryStepsTable } from './tables.ts';
+
+/** SQLite: what one turn's leads and settled steps write, in synchronous transactions. */
+export interface SqliteTurns {
+  accepts: SqliteTurnAccepts;
+  settles: SqliteTurnSettles;
+}
 
 /** The unfinished steps of the outer step's lead at these destinations (a destination's `after`). */
 function unfinishedOf(
@@ -46,12 +52,6 @@ function unfinishedOf(
 
 type StepKey = Pick<DeliveryStep, 'leadId' | 'destination'>;
 
-interface Settlement {
-  step: ClaimedStep;
-  outcome: StepOutcome;
-  now: Date;
-}
-
 /** The delivery journal in SQL that SQLite and PostgreSQL both run (docs/delivery.md). */
 export class SqlDeliveries implements Deliveries {
   constructor(
@@ -66,13 +66,13 @@ export class SqlDeliveries implements Deliveries {
      * other anyway; on PostgreSQL each lead keeps its own transaction, so that one lead's key
      * conflict never rolls back another's.
      */
-    private readonly turnAccepts?: SqliteTurnAccepts,
+    private readonly sqliteTurns?: SqliteTurns,
   ) {}
 
   async accept(input: AcceptInput): Promise<Acceptance> {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        return this.turnAccepts
+        return this.sqliteTurns
           ? await this.acceptInTurn(input)
           : await this.db.transaction().execute((trx) => this.acceptIn(trx, input));
       } catch (error) {
@@ -83,7 +83,7 @@ export class SqlDeliveries implements Deliveries {
 
   /** The connection is held (Kysely's mutex) while the synchronous transaction runs, not during the sync. */
   private readonly acceptInTurn = batchedPerTurn<AcceptInput, Acceptance>(async (inputs) => {
-    const turnAccepts = this.turnAccepts!;
+    const turnAccepts = this.sqliteTurns!.accepts;
     const acceptances = await this.db.connection().execute(async () => turnAccepts.journal(inputs));
     await turnAccepts.durable();
     return acceptances;
@@ -197,7 +197,14 @@ export class SqlDeliveries implements Deliveries {
   }
 
   private readonly settleInTurn = batchedPerTurn<Settlement>(async (settlements) => {
-    await this.db.transaction().execute((trx) => this.settleAll(trx, settlements));
+    const turnSettles = this.sqliteTurns?.settles;
+    if (turnSettles) {
+      // The connection is held while the synchronous transaction runs, not during the sync.
+      await this.db.connection().execute(async () => turnSettles.settle(settlements));
+      await turnSettles.durable();
+    } else {
+      await this.db.transaction().execute((trx) => this.settleAll(trx, settlements));
+    }
     return settlements.map(() => undefined);
   });
 
@@ -220,24 +227,10 @@ export class SqlDeliveries implements Deliveries {
         .execute();
     }
     for (const { step, outcome, now } of settlements) {
+      const { columns, countsAttempt } = settledColumnsOf(outcome, now, this.secrets);
       await trx
         .updateTable('delivery_steps')
-        .set((eb) => ({
-          ...(outcome.status !== 'postponed' && {
-            status: outcome.status,
-            attempts: eb('attempts', '+', 1),
-          }),
-          ...('nextAttemptAt' in outcome && {
-            next_attempt_at: outcome.nextAttemptAt.toISOString(),
-          }),
-          // Masked as in the logs (src/domain/masking.ts): the journal and its exports never hold them.
-          ...('error' in outcome && {
-            last_error: storableText(maskText(outcome.error, this.secrets)),
-          }),
-          ...('detail' in outcome && { detail: storableText(outcome.detail), last_error: null }),
-          lease_until: null,
-          updated_at: now.toISOString(),
-        }))
+        .set((eb) => ({ ...columns, ...(countsAttempt && { attempts: eb('attempts', '+', 1) }) }))
         .where('lead_id', '=', step.leadId)
         .where('destination', '=', step.destination)
         .execute();
@@ -401,21 +394,4 @@ export async function refreshLeadSummary(
     .set({ ...leadSummary(steps), updated_at: at.toISOString() })
     .where('id', '=', leadId)
     .execute();
-}
-
-/** The lead's row sums up its steps: the journal's `leads list` and export read it. */
-function leadSummary(steps: Selectable<DeliveryStepsTable>[]) {
-  const status = leadStatusOf(steps.map((step) => step.status as StepStatus));
-  const errors = steps
-    .filter((step) => step.status !== 'done' && step.last_error)
-    .map((step) => `${step.destination}: ${step.last_error}`);
-  const answers = steps
-    .filter((step) => step.status === 'done')
-    .map((step) => `${step.destination}: ${step.detail ?? ''}`);
-  return {
-    status,
-    attempts: Math.max(0, ...steps.map((step) => Number(step.attempts))),
-    last_error: errors.length > 0 ? storableText(errors.join('; ')) : null,
-    provider_answer: answers.length > 0 ? storableText(answers.join('; ')) : null,
-  };
 }

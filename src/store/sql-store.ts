@@ -4,13 +4,12 @@ import type { JournalEntry, Store } from '../domain/store.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
 import { leadOf } from './lead-rows.ts';
 import { SqlConfirmationSends } from './sql-confirmation-sends.ts';
-import { SqlDeliveries } from './sql-deliveries.ts';
+import { SqlDeliveries, type SqliteTurns } from './sql-deliveries.ts';
 import { SqlNewsletter } from './sql-newsletter.ts';
 import { SqlPeople } from './sql-people.ts';
 import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
 import { SqlRateBudgets } from './sql-rate-budgets.ts';
 import { databaseSecret } from './sql-secrets.ts';
-import type { SqliteTurnAccepts } from './sqlite-turn-accepts.ts';
 import type { Database, LeadsTable } from './tables.ts';
 
 export interface SqlStoreOptions {
@@ -19,7 +18,7 @@ export interface SqlStoreOptions {
   /** Configured keys and passwords a provider's error may quote: masked before the journal keeps it. */
   secrets?: readonly string[];
   /** SQLite: the leads of one turn of the event loop journaled in one transaction (sql-deliveries.ts). */
-  turnAccepts?: SqliteTurnAccepts;
+  sqliteTurns?: SqliteTurns;
 }
 
 /** The journal in SQL that SQLite and PostgreSQL both run: one implementation, two dialects. */
@@ -39,7 +38,7 @@ export class SqlStore implements Store {
       db,
       options.skipLocked ?? false,
       options.secrets ?? [],
-      options.turnAccepts,
+      options.sqliteTurns,
     );
     this.budgets = new SqlRateBudgets(db);
     this.idempotency = new SqlIdempotencyKeys(db);

@@ -1,0 +1,58 @@
+import type { StepOutcome, StepStatus } from '../domain/deliveries.ts';
+import { leadStatusOf } from '../domain/lead-status.ts';
+import { maskText } from '../domain/masking.ts';
+import { storableText } from './lead-rows.ts';
+import type { DeliveryStepsTable } from './tables.ts';
+
+/*
+ * What settling a step writes, shared by the two ways the journal runs it: Kysely's transaction
+ * (PostgreSQL) and SQLite's synchronous transaction per turn (sqlite-turn-settles.ts).
+ */
+
+type SettledColumns = Partial<
+  Pick<DeliveryStepsTable, 'status' | 'next_attempt_at' | 'last_error' | 'detail'>
+> &
+  Pick<DeliveryStepsTable, 'lease_until' | 'updated_at'>;
+
+/** The step's new columns; `countsAttempt` when the outcome was an attempt (`postponed` is not). */
+export function settledColumnsOf(
+  outcome: StepOutcome,
+  now: Date,
+  secrets: readonly string[],
+): { columns: SettledColumns; countsAttempt: boolean } {
+  const countsAttempt = outcome.status !== 'postponed';
+  return {
+    countsAttempt,
+    columns: {
+      ...(countsAttempt && { status: outcome.status }),
+      ...('nextAttemptAt' in outcome && { next_attempt_at: outcome.nextAttemptAt.toISOString() }),
+      // Masked as in the logs (src/domain/masking.ts): the journal and its exports never hold them.
+      ...('error' in outcome && { last_error: storableText(maskText(outcome.error, secrets)) }),
+      ...('detail' in outcome && { detail: storableText(outcome.detail), last_error: null }),
+      lease_until: null,
+      updated_at: now.toISOString(),
+    },
+  };
+}
+
+type SummedStep = Pick<
+  DeliveryStepsTable,
+  'status' | 'attempts' | 'last_error' | 'detail' | 'destination'
+>;
+
+/** The lead's row sums up its steps: the journal's `leads list` and export read it. */
+export function leadSummary(steps: readonly SummedStep[]) {
+  const status = leadStatusOf(steps.map((step) => step.status as StepStatus));
+  const errors = steps
+    .filter((step) => step.status !== 'done' && step.last_error)
+    .map((step) => `${step.destination}: ${step.last_error}`);
+  const answers = steps
+    .filter((step) => step.status === 'done')
+    .map((step) => `${step.destination}: ${step.detail ?? ''}`);
+  return {
+    status,
+    attempts: Math.max(0, ...steps.map((step) => Number(step.attempts))),
+    last_error: errors.length > 0 ? storableText(errors.join('; ')) : null,
+    provider_answer: answers.length > 0 ? storableText(answers.join('; ')) : null,
+  };
+}
