@@ -68,6 +68,44 @@ describe.each(dialects)('Store on %s (dialect parity, docs/deployment.md)', (dia
     expect(entry!.lead).toEqual(first);
   });
 
+  it('settles each kind of outcome: an attempt counted or not, its error masked, a success clearing it', async () => {
+    const [store] = await nodes(1);
+    const lead = subscribeLead('issues@example.fr');
+    await acceptLead(store!, lead);
+    const claimOne = async () => {
+      const [step] = await store!.deliveries.claim({ ...lease(), leadId: lead.id });
+      return step!;
+    };
+    const later = new Date(Date.now() + 60_000);
+    await store!.deliveries.settle(
+      await claimOne(),
+      { status: 'postponed', nextAttemptAt: later },
+      new Date(),
+    );
+    expect(await store!.deliveries.steps(lead.id)).toMatchObject([
+      { status: 'pending', attempts: 0, nextAttemptAt: later, lastError: null },
+    ]);
+    await store!.deliveries.settle(
+      await claimOne(),
+      { status: 'retrying', error: 'refusé pour paul@example.fr', nextAttemptAt: later },
+      new Date(),
+    );
+    const [retrying] = await store!.deliveries.steps(lead.id);
+    expect(retrying).toMatchObject({ status: 'retrying', attempts: 1 });
+    expect(retrying!.lastError).not.toContain('paul@example.fr');
+    expect((await store!.find(lead.id))?.status).toBe('failed');
+    await store!.deliveries.settle(await claimOne(), { status: 'done', detail: 'ok' }, new Date());
+    expect(await store!.deliveries.steps(lead.id)).toMatchObject([
+      { status: 'done', attempts: 2, detail: 'ok', lastError: null },
+    ]);
+    expect(await store!.find(lead.id)).toMatchObject({
+      status: 'delivered',
+      attempts: 2,
+      providerAnswer: 'agency-notification: ok',
+      lastError: null,
+    });
+  });
+
   it('one new address accepted at once on two nodes: exactly one existing: false', async () => {
     const stores = await nodes(2);
     const leads = Array.from({ length: 12 }, () => subscribeLead('meme@example.fr'));
