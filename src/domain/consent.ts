@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { isDottedQuad } from './dotted-quad.ts';
 import {
+  CONSENT_WORDINGS,
   currentWording,
   wordingsFor,
   type ConsentChannel,
@@ -34,17 +35,14 @@ export interface ConsentRecord {
   network: string | null;
 }
 
-/** The published wordings are few and fixed: each is hashed once, not once per lead. */
-const hashes = new Map<string, string>();
-
 export function wordingHash(text: string): string {
-  let hash = hashes.get(text);
-  if (hash === undefined) {
-    hash = createHash('sha256').update(text, 'utf8').digest('hex');
-    if (hashes.size < 100) hashes.set(text, hash);
-  }
-  return hash;
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
+
+/** The published wordings are few and fixed: each is hashed once at start, not once per lead. */
+const HASH_OF_WORDING = new Map(
+  CONSENT_WORDINGS.map((wording) => [wording, wordingHash(wording.text)]),
+);
 
 export function consentRecord(
   kind: LeadKind,
@@ -57,7 +55,7 @@ export function consentRecord(
   return {
     wording,
     record: {
-      wordingHash: wordingHash(wording.text),
+      wordingHash: HASH_OF_WORDING.get(wording) ?? wordingHash(wording.text),
       version: wording.version,
       givenAt,
       channel: evidence.channel,

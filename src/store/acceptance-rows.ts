@@ -25,13 +25,13 @@ export function idempotencyKeysOf({ idempotency }: AcceptInput): string[] {
 type EarlierKey = Pick<IdempotencyKeysTable, 'key' | 'fingerprint' | 'lead_id' | 'existing'>;
 
 /**
- * The answer an earlier request's keys give this one, with the caller's key to record when the
- * same body arrives under a new key; undefined when the lead is new.
+ * The answer an earlier request's keys give this one, with the caller's key to record for that lead
+ * when the same body arrives under a new key; undefined when the lead is new.
  */
 export function earlierAcceptance(
   earlier: readonly EarlierKey[],
   { idempotency }: AcceptInput,
-): { acceptance: Acceptance; keyToRecord?: string } | undefined {
+): { acceptance: Acceptance; recordKey?: { key: string; leadId: string } } | undefined {
   const byKey = earlier.find((row) => row.key === idempotency.key);
   if (byKey) {
     if (byKey.fingerprint !== idempotency.fingerprint)
@@ -45,7 +45,9 @@ export function earlierAcceptance(
   // The address is known now: it was accepted with this very body (docs/api-decisions.md).
   return {
     acceptance: { accepted: 'again', leadId: byBody.lead_id, existing: true },
-    keyToRecord: idempotency.key,
+    ...(idempotency.key !== undefined && {
+      recordKey: { key: idempotency.key, leadId: byBody.lead_id },
+    }),
   };
 }
 

@@ -118,8 +118,9 @@ function sqlite(dataDir: string): Opened {
   return {
     db,
     sqliteTurns: (secrets) => ({
-      accepts: new SqliteTurnAccepts(database, wal),
-      settles: new SqliteTurnSettles(database, wal, secrets),
+      accepts: new SqliteTurnAccepts(database),
+      settles: new SqliteTurnSettles(database, secrets),
+      wal,
     }),
     // Kysely takes no lock on SQLite: the write lock of BEGIN IMMEDIATE makes a second process (the
     // server and `leads replay` started together) wait, then find the migrations already applied.

@@ -25,6 +25,7 @@ import { leadOf } from './lead-rows.ts';
 import { isKnown, makeKnown } from './known-addresses.ts';
 import { releaseSpam } from './sql-spam-release.ts';
 import { insertSteps } from './step-rows.ts';
+import type { WalSync } from './sqlite-group-commit.ts';
 import type { SqliteTurnAccepts } from './sqlite-turn-accepts.ts';
 import type { Settlement, SqliteTurnSettles } from './sqlite-turn-settles.ts';
 import { leadSummary, settledColumnsOf } from './step-settlement.ts';
@@ -35,6 +36,8 @@ import type { Database, DeliveryStepsTable } from './tables.ts';
 export interface SqliteTurns {
   accepts: SqliteTurnAccepts;
   settles: SqliteTurnSettles;
+  /** The group commit (sqlite-group-commit.ts): resolves once what was written is on disk. */
+  wal: Pick<WalSync, 'flush'>;
 }
 
 /** The unfinished steps of the outer step's lead at these destinations (a destination's `after`). */
@@ -81,13 +84,21 @@ export class SqlDeliveries implements Deliveries {
     }
   }
 
-  /** The connection is held (Kysely's mutex) while the synchronous transaction runs, not during the sync. */
-  private readonly acceptInTurn = batchedPerTurn<AcceptInput, Acceptance>(async (inputs) => {
-    const turnAccepts = this.sqliteTurns!.accepts;
-    const acceptances = await this.db.connection().execute(async () => turnAccepts.journal(inputs));
-    await turnAccepts.durable();
-    return acceptances;
-  });
+  private readonly acceptInTurn = batchedPerTurn<AcceptInput, Acceptance>((inputs) =>
+    this.inSqliteTurn((turns) => turns.accepts.journal(inputs)),
+  );
+
+  /**
+   * Runs one of SQLite's synchronous transactions holding the connection (Kysely's mutex, so that no
+   * Kysely transaction is open on it), then waits for the group commit's sync without holding it, so
+   * that the next turn's writes go on meanwhile.
+   */
+  private async inSqliteTurn<R>(write: (turns: SqliteTurns) => R): Promise<R> {
+    const turns = this.sqliteTurns!;
+    const result = await this.db.connection().execute(async () => write(turns));
+    await turns.wal.flush();
+    return result;
+  }
 
   private async acceptIn(trx: Transaction<Database>, input: AcceptInput): Promise<Acceptance> {
     const { lead, steps, spam = false, idempotency } = input;
@@ -105,18 +116,18 @@ export class SqlDeliveries implements Deliveries {
       .execute();
     const decided = earlierAcceptance(earlier, input);
     if (decided) {
-      const { acceptance, keyToRecord } = decided;
-      if (keyToRecord !== undefined && acceptance.accepted === 'again') {
+      const { recordKey } = decided;
+      if (recordKey) {
         await this.insertKeys(
           trx,
-          [keyToRecord],
+          [recordKey.key],
           idempotency.fingerprint,
-          acceptance.leadId,
+          recordKey.leadId,
           true,
           at,
         );
       }
-      return acceptance;
+      return decided.acceptance;
     }
     const email = normalizeEmail(emailOf(lead));
     const existing = spam
@@ -197,11 +208,8 @@ export class SqlDeliveries implements Deliveries {
   }
 
   private readonly settleInTurn = batchedPerTurn<Settlement>(async (settlements) => {
-    const turnSettles = this.sqliteTurns?.settles;
-    if (turnSettles) {
-      // The connection is held while the synchronous transaction runs, not during the sync.
-      await this.db.connection().execute(async () => turnSettles.settle(settlements));
-      await turnSettles.durable();
+    if (this.sqliteTurns) {
+      await this.inSqliteTurn((turns) => turns.settles.settle(settlements));
     } else {
       await this.db.transaction().execute((trx) => this.settleAll(trx, settlements));
     }

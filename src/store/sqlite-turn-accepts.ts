@@ -12,7 +12,6 @@ import {
   type NewLeadRow,
   type NewStepRow,
 } from './acceptance-rows.ts';
-import type { WalSync } from './sqlite-group-commit.ts';
 import type { IdempotencyKeysTable } from './tables.ts';
 
 /** `insert into table (a, b) values (@a, @b)`: better-sqlite3 binds a row object by its names. */
@@ -73,12 +72,10 @@ export class SqliteTurnAccepts {
   private readonly insertKey: SQLite.Statement<[IdempotencyKeysTable]>;
   private readonly insertLead: SQLite.Statement<[NewLeadRow]>;
   private readonly insertStep: SQLite.Statement<[NewStepRow]>;
-  private readonly journalAll: (inputs: readonly AcceptInput[]) => Acceptance[];
+  /** Journals the leads in one transaction, in arrival order (the caller holds the connection). */
+  readonly journal: (inputs: readonly AcceptInput[]) => Acceptance[];
 
-  constructor(
-    database: SQLite.Database,
-    private readonly wal: Pick<WalSync, 'flush'>,
-  ) {
+  constructor(database: SQLite.Database) {
     this.deleteKey = database.prepare('delete from "idempotency_keys" where "key" = ?');
     this.selectKey = database.prepare(
       'select "key", "fingerprint", "lead_id", "existing", "created_at" from "idempotency_keys" where "key" = ?',
@@ -96,23 +93,10 @@ export class SqliteTurnAccepts {
     this.insertStep = database.prepare(
       insertOf('delivery_steps', STEP_COLUMNS, '("lead_id", "destination") do nothing'),
     );
-    this.journalAll = database.transaction((inputs: readonly AcceptInput[]) =>
+    this.journal = database.transaction((inputs: readonly AcceptInput[]) =>
       // In arrival order: a second request with the same key in the same turn replays the first.
       inputs.map((input) => this.journalOne(input)),
     );
-  }
-
-  /** Journals the leads in one transaction (the caller holds the connection). */
-  journal(inputs: readonly AcceptInput[]): Acceptance[] {
-    return this.journalAll(inputs);
-  }
-
-  /**
-   * Resolves once what was journaled before is on disk (group commit). Awaited after the connection
-   * is given back, so that the next turn's leads and the dispatcher write meanwhile.
-   */
-  durable(): Promise<void> {
-    return this.wal.flush();
   }
 
   private journalOne(input: AcceptInput): Acceptance {
@@ -129,11 +113,10 @@ export class SqliteTurnAccepts {
     });
     const decided = earlierAcceptance(earlier, input);
     if (decided) {
-      const { acceptance, keyToRecord } = decided;
-      if (keyToRecord !== undefined && acceptance.accepted === 'again') {
-        this.insertKeys([keyToRecord], idempotency.fingerprint, acceptance.leadId, true, at);
-      }
-      return acceptance;
+      const { recordKey } = decided;
+      if (recordKey)
+        this.insertKeys([recordKey.key], idempotency.fingerprint, recordKey.leadId, true, at);
+      return decided.acceptance;
     }
     const email = normalizeEmail(emailOf(lead));
     const existing = spam

@@ -1,6 +1,5 @@
 import type SQLite from 'better-sqlite3';
 import type { ClaimedStep, StepOutcome } from '../domain/deliveries.ts';
-import type { WalSync } from './sqlite-group-commit.ts';
 import { leadSummary, settledColumnsOf } from './step-settlement.ts';
 import type { DeliveryStepsTable } from './tables.ts';
 
@@ -26,11 +25,11 @@ export class SqliteTurnSettles {
   private readonly updates = new Map<string, SQLite.Statement>();
   private readonly selectSteps: SQLite.Statement<[string], StepRow>;
   private readonly updateLead: SQLite.Statement<[Record<string, unknown>]>;
-  private readonly settleAll: (settlements: readonly Settlement[]) => void;
+  /** Settles the steps in one transaction (the caller holds the connection). */
+  readonly settle: (settlements: readonly Settlement[]) => void;
 
   constructor(
     private readonly database: SQLite.Database,
-    private readonly wal: Pick<WalSync, 'flush'>,
     private readonly secrets: readonly string[],
   ) {
     this.selectSteps = database.prepare(
@@ -39,7 +38,7 @@ export class SqliteTurnSettles {
     this.updateLead = database.prepare(
       'update "leads" set "status" = @status, "attempts" = @attempts, "last_error" = @last_error, "provider_answer" = @provider_answer, "updated_at" = @updated_at where "id" = @id',
     );
-    this.settleAll = database.transaction((settlements: readonly Settlement[]) => {
+    this.settle = database.transaction((settlements: readonly Settlement[]) => {
       for (const { step, outcome, now } of settlements) this.settleStep(step, outcome, now);
       const latest = new Date(Math.max(...settlements.map(({ now }) => now.getTime())));
       const leadIds = new Set(settlements.map(({ step }) => step.leadId));
@@ -48,16 +47,6 @@ export class SqliteTurnSettles {
         this.updateLead.run({ ...summary, updated_at: latest.toISOString(), id });
       }
     });
-  }
-
-  /** Settles the steps in one transaction (the caller holds the connection). */
-  settle(settlements: readonly Settlement[]): void {
-    this.settleAll(settlements);
-  }
-
-  /** Resolves once what was settled before is on disk (group commit). */
-  durable(): Promise<void> {
-    return this.wal.flush();
   }
 
   private settleStep(step: ClaimedStep, outcome: StepOutcome, now: Date): void {
