@@ -19,7 +19,9 @@ import { createMetrics, measuredDeliveries, registerMetrics } from './http/metri
 import { registerRequestIdHeader, registerRequestLog, requestIdFor } from './http/logging.ts';
 import { registerMcp } from './mcp/mcp-routes.ts';
 import { registerOpenApiRoute } from './http/openapi-route.ts';
-import { createPageFastPath } from './http/page-fast-path.ts';
+import { createFastPath } from './http/fast-path.ts';
+import { pageFastAnswer } from './http/page-fast-path.ts';
+import { createRefusedClients } from './http/refusal-fast-path.ts';
 import { registerSite } from './http/site-routes.ts';
 import { rateLimitCounters } from './http/rate-limit-store.ts';
 import {
@@ -59,6 +61,16 @@ const CORS_OPTIONS = {
   strictPreflight: false,
 };
 
+// The headers the hooks below give every answer, for the answers given before Fastify.
+const EVERY_ANSWER = [
+  'x-content-type-options',
+  'nosniff',
+  'access-control-allow-origin',
+  CORS_OPTIONS.origin,
+  'access-control-expose-headers',
+  CORS_OPTIONS.exposedHeaders.join(', '),
+];
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** Delivers accepted leads; `leadgate serve` starts its background loop. */
@@ -78,17 +90,9 @@ export async function buildApp({
   // docs/reliability.md: Fastify refuses a declared Content-Length above the limit before reading a byte, and
   // stops reading a chunked body as soon as it passes the limit.
   const bodyLimit = config.limits.bodyBytes;
-  // The headers the hooks below give every answer, for the answers that do not go through them.
-  const pageFastPath = createPageFastPath([
-    'x-content-type-options',
-    'nosniff',
-    'access-control-allow-origin',
-    CORS_OPTIONS.origin,
-    'access-control-expose-headers',
-    CORS_OPTIONS.exposedHeaders.join(', '),
-  ]);
+  const fastPath = createFastPath();
   const app = Fastify({
-    serverFactory: pageFastPath.serverFactory,
+    serverFactory: fastPath.serverFactory,
     logger,
     bodyLimit,
     return503OnClosing: true,
@@ -111,14 +115,21 @@ export async function buildApp({
 
   await app.register(cors, CORS_OPTIONS);
 
+  const metrics = createMetrics(store.deliveries);
+  const refusals = createRefusedClients({
+    perMinute: config.limits.ratePerMinute,
+    trustProxy: config.limits.trustProxy,
+    everyAnswer: EVERY_ANSWER,
+    onAnswered: (route) => metrics.requests.inc({ route, method: 'POST', status: '429' }),
+  });
   const counters = await rateLimitCounters(app, config);
   const rateLimit = {
     perMinute: config.limits.ratePerMinute,
     allow: config.limits.rateLimitAllow,
     ...counters.settings,
+    refusals,
   };
   registerHealthRoutes(app, store, () => [counters.health?.warning()]);
-  const metrics = createMetrics(store.deliveries);
   registerMetrics(app, metrics, config.metricsToken);
   const deliveries = measuredDeliveries(store.deliveries, metrics);
   const dispatcher = createDispatcherFor(config, store, provider, app.log, deliveries);
@@ -157,9 +168,11 @@ export async function buildApp({
   app.addHook('onClose', async () => sweep.stop());
   registerOpenApiRoute(app, config.siteUrl);
   const site = siteDir ? registerSite(app, siteDir, { botTrap }) : undefined;
-  pageFastPath.serve(site?.files);
+  fastPath.answerWith(
+    site ? [pageFastAnswer(site.files, EVERY_ANSWER), refusals.answer] : [refusals.answer],
+  );
   // While closing, every request goes through Fastify, which answers 503 and closes the connection.
-  app.addHook('preClose', async () => pageFastPath.serve(undefined));
+  app.addHook('preClose', async () => fastPath.answerWith([]));
 
   // Spec 7: an unknown path outside the API plugin (which answers its own) is the site's 404 page,
   // or a JSON not_found when no site is served.

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import Negotiator from 'negotiator';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiErrors } from '../schemas/error-catalog.ts';
@@ -7,11 +8,16 @@ import { parseFormBody } from './form-body.ts';
 export const JSON_MEDIA_TYPE = 'application/json';
 export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
 
-export function mediaTypeOf(request: FastifyRequest): string | undefined {
+/** A request as Fastify or Node gives it: only its headers are read (src/http/fast-path.ts). */
+interface WithHeaders {
+  headers: IncomingHttpHeaders;
+}
+
+export function mediaTypeOf(request: WithHeaders): string | undefined {
   return request.headers['content-type']?.split(';')[0]?.trim().toLowerCase() || undefined;
 }
 
-export function isFormRequest(request: FastifyRequest): boolean {
+export function isFormRequest(request: WithHeaders): boolean {
   return mediaTypeOf(request) === FORM_MEDIA_TYPE;
 }
 
@@ -26,10 +32,10 @@ const BROWSER_OR_JSON = ['text/html', 'application/json'];
  * `*\/*`, a browser's default). It gets the 303 of spec 4 rule 4 on success, and its form page
  * back on a validation error (docs/api-decisions.md); anyone asking for JSON gets JSON.
  */
-export function isBrowserFormPost(request: FastifyRequest): boolean {
+export function isBrowserFormPost(request: WithHeaders): boolean {
   return (
     isFormRequest(request) &&
-    new Negotiator(request.raw).mediaType(BROWSER_OR_JSON) !== 'application/json'
+    new Negotiator(request).mediaType(BROWSER_OR_JSON) !== 'application/json'
   );
 }
 

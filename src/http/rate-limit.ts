@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { clientKey, matcherFor } from './client-address.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
 import { createRefusalLog } from './refusal-log.ts';
+import type { RefusedClients } from './refusal-fast-path.ts';
 
 export interface RateLimitSettings {
   /** Requests per client and minute on each POST endpoint; 0 turns the limiter off. */
@@ -15,6 +16,8 @@ export interface RateLimitSettings {
   allow?: readonly string[];
   /** Where the counters live; in-memory (one node) when absent (docs/deployment.md: shared store). */
   store?: RateLimitPluginOptions['store'];
+  /** Where a refusal is recorded, so the client's next POSTs are refused before Fastify. */
+  refusals?: RefusedClients;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface RateLimitSettings {
  */
 export async function registerRateLimit(
   scope: FastifyInstance,
-  { perMinute, allow = [], store }: RateLimitSettings,
+  { perMinute, allow = [], store, refusals }: RateLimitSettings,
 ): Promise<void> {
   if (perMinute <= 0) return;
   // Runs before the plugin's own onRoute hook (added below), which then gives each of these
@@ -42,12 +45,19 @@ export async function registerRateLimit(
     global: false,
     max: perMinute,
     timeWindow: windowMs,
-    onExceeded: refusal,
+    onExceeded: refusal.onExceeded,
     keyGenerator: (request) => clientKey(request.ip),
     ...(allow.length > 0 && { allowList: (request) => allowed(request.ip) }),
     ...(store && { store }),
     // The thrown ApiError reaches the one error handler, which writes the ErrorResponse and Retry-After.
-    errorResponseBuilder: (_request, context) =>
-      apiErrors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
+    errorResponseBuilder: (request, context) => {
+      refusals?.record(
+        request.routeOptions.url ?? request.url,
+        clientKey(request.ip),
+        context.ttl,
+        refusal.count,
+      );
+      return apiErrors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000)));
+    },
   });
 }

@@ -37,11 +37,10 @@ export function createRefusalLog(scope: FastifyInstance, log: FastifyBaseLogger,
     for (const [client, count] of counts) if (count) write(client, count);
     counts.clear();
   });
-  return (request: FastifyRequest, client: string) => {
-    refused.add(request);
-    const count = counts.get(client);
-    if (count !== undefined) {
-      counts.set(client, count + 1);
+  const count = (client: string) => {
+    const counted = counts.get(client);
+    if (counted !== undefined) {
+      counts.set(client, counted + 1);
       return;
     }
     open(client);
@@ -49,5 +48,14 @@ export function createRefusalLog(scope: FastifyInstance, log: FastifyBaseLogger,
       { client, refused: 1, windowSeconds },
       `rate limit: first request from one client refused (429), the next ones counted per ${windowSeconds} s`,
     );
+  };
+  return {
+    /** The limiter's onExceeded: a refusal Fastify answers, which writes no request line. */
+    onExceeded: (request: FastifyRequest, client: string) => {
+      refused.add(request);
+      count(client);
+    },
+    /** A refusal answered before Fastify (src/http/refusal-fast-path.ts). */
+    count,
   };
 }
