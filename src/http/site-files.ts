@@ -17,14 +17,15 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /**
  * docs/site.md: strict, and still compatible with the forms (same-origin posts and fetch, external
- * script and stylesheet). No 'unsafe-inline' anywhere.
+ * script and stylesheet). No 'unsafe-inline' anywhere. No Cross-Origin-Opener-Policy: the site
+ * holds no session for it to protect, and it made Chromium start each visit in a fresh renderer
+ * process (docs/site.md, "Serving").
  */
 export const HTML_SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy':
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'; object-src 'none'",
   'x-frame-options': 'DENY',
   'referrer-policy': 'strict-origin-when-cross-origin',
-  'cross-origin-opener-policy': 'same-origin',
   'permissions-policy': 'camera=(), microphone=(), geolocation=()',
 };
 
