@@ -5,7 +5,7 @@ import { join } from 'node:path';
 export interface BuiltAssets {
   stylesheet: string;
   script: string;
-  /** Picture URL by name (the file name without `.svg`): site/templates/illustrations.ts. */
+  /** Picture markup by name (the file name without `.svg`): site/templates/illustrations.ts. */
   illustrations: Map<string, string>;
   files: Map<string, string>;
 }
@@ -23,13 +23,14 @@ export function buildAssets(assetsDir: string): BuiltAssets {
   const files = new Map<string, string>();
   const stylesheet = fingerprinted(assetsDir, 'site.css', files);
   const script = fingerprinted(assetsDir, 'forms.js', files);
+  const illustrationsDir = join(assetsDir, 'illustrations');
   const illustrations = new Map(
-    readdirSync(join(assetsDir, 'illustrations'))
+    readdirSync(illustrationsDir)
       .filter((name) => name.endsWith('.svg'))
       .sort()
       .map((name) => [
         name.slice(0, -'.svg'.length),
-        fingerprinted(assetsDir, `illustrations/${name}`, files),
+        readFileSync(join(illustrationsDir, name), 'utf8').trim(),
       ]),
   );
   files.set('favicon.svg', readFileSync(join(assetsDir, 'favicon.svg'), 'utf8'));

@@ -1,9 +1,9 @@
-import { escapeHtml } from './html.ts';
-
 /**
- * The picture of a page: site/assets/illustrations/<last segment of its path>.svg, served
- * fingerprinted (one year, immutable) like the other assets. Decorative (`alt=""`): the title or
- * the card heading beside it already says what it shows (docs/site.md, "Design").
+ * The picture of a page: site/assets/illustrations/<last segment of its path>.svg, written into the
+ * page itself. Chromium renders an SVG `<img>` as a document of its own on the page's main thread:
+ * the home page's seven cards cost it more blocking time than the same drawings inline
+ * (docs/site.md, "Measured here"). Decorative (hidden from assistive technologies): the title or the
+ * card heading beside it already says what it shows (docs/site.md, "Design").
  */
 export type Illustrations = ReadonlyMap<string, string>;
 
@@ -11,14 +11,16 @@ export function illustrationOf(illustrations: Illustrations, path: string): stri
   return illustrations.get(path.slice(path.lastIndexOf('/') + 1));
 }
 
-function image(url: string, className: string, lazy: boolean): string {
-  const loading = lazy ? ' loading="lazy"' : '';
-  return `<img class="${className}" src="${escapeHtml(url)}" alt="" width="96" height="96"${loading} decoding="async">`;
+function picture(svg: string, className: string): string {
+  return svg.replace(
+    /^<svg /,
+    `<svg class="${className}" width="96" height="96" aria-hidden="true" `,
+  );
 }
 
-/** Beside the summary of an illustrated page: in the first screen, so never lazy. */
-export function pageIllustration(url: string): string {
-  return image(url, 'page-illustration', false);
+/** Beside the summary of an illustrated page. */
+export function pageIllustration(svg: string): string {
+  return picture(svg, 'page-illustration');
 }
 
 const LIST = /<ul>\n((?:<li>.*<\/li>\n)+)<\/ul>/g;
@@ -38,15 +40,15 @@ export function linkCards(html: string, illustrations: Illustrations): string {
       .split('\n')
       .map((item) => ITEM.exec(item));
     const cards = parsed.map((match) => {
-      const url = match && illustrationOf(illustrations, match[1]!);
-      return match && url ? { href: match[1]!, label: match[2]!, text: match[3]!, url } : undefined;
+      const svg = match && illustrationOf(illustrations, match[1]!);
+      return match && svg ? { href: match[1]!, label: match[2]!, text: match[3]!, svg } : undefined;
     });
     if (cards.some((card) => card === undefined)) return list;
     const above = [...html.slice(0, offset).matchAll(/<h([1-5])\b/g)].at(-1)?.[1];
     const level = above ? Number(above) + 1 : 2;
     const rendered = cards.map(
       (card) =>
-        `<li class="card">${image(card!.url, 'card-illustration', true)}<h${level}><a href="${card!.href}">${card!.label}</a></h${level}><p>${capitalized(card!.text)}</p></li>`,
+        `<li class="card">${picture(card!.svg, 'card-illustration')}<h${level}><a href="${card!.href}">${card!.label}</a></h${level}><p>${capitalized(card!.text)}</p></li>`,
     );
     return `<ul class="cards link-cards">\n${rendered.join('\n')}\n</ul>`;
   });

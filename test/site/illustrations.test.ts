@@ -25,6 +25,13 @@ const ILLUSTRATED = [
 const images = (html: string) =>
   [...html.matchAll(/<img\b[^>]*>/g)].map((match) => attributesOf(match[0]));
 
+/** The drawings written into a page (the brand's logo aside), with the attributes of each opening tag. */
+const drawings = (html: string) =>
+  [...html.matchAll(/<svg class="[a-z]+-illustration"[^>]*>[\s\S]*?<\/svg>/g)].map((match) => ({
+    attributes: attributesOf(/^<svg\b[^>]*>/.exec(match[0])![0]),
+    markup: match[0],
+  }));
+
 beforeAll(async () => {
   site = await buildTestSite();
   test = await buildTestApp({ siteDir: site.dir });
@@ -35,20 +42,30 @@ afterAll(async () => {
 });
 
 describe('illustrations of services and sectors (docs/site.md, "Design")', () => {
-  it('shows each service and sector page its own decorative picture, cached for a year', async () => {
-    const sources = new Set<string>();
+  it('shows each service and sector page its own decorative drawing, written into the page', async () => {
+    const seen = new Set<string>();
     for (const path of ILLUSTRATED) {
-      const [picture, ...others] = images(await page(path));
+      const html = await page(path);
+      expect(images(html), path).toEqual([]);
+      const [drawing, ...others] = drawings(html);
       expect(others, path).toEqual([]);
-      expect(picture, path).toMatchObject({ alt: '', width: '96', height: '96' });
-      expect(picture!.src).toMatch(/^\/assets\/illustrations\/[a-z-]+\.[0-9a-f]{10}\.svg$/);
-      sources.add(picture!.src!);
-      const file = await test.app.inject({ url: picture!.src! });
-      expect(file.statusCode).toBe(200);
-      expect(file.headers['content-type']).toBe('image/svg+xml');
-      expect(file.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(drawing!.attributes, path).toMatchObject({
+        class: 'page-illustration',
+        'aria-hidden': 'true',
+        width: '96',
+        height: '96',
+        viewBox: '0 0 96 96',
+      });
+      seen.add(drawing!.markup.replace(/^<svg\b[^>]*>/, ''));
     }
-    expect(sources.size).toBe(ILLUSTRATED.length);
+    expect(seen.size).toBe(ILLUSTRATED.length);
+  });
+
+  it('gives every id inside the drawings a name no page heading can take', async () => {
+    for (const path of ['/', '/services', '/secteurs', ...ILLUSTRATED]) {
+      const ids = [...(await page(path)).matchAll(/\sid="([^"]+)"/g)].map((match) => match[1]);
+      expect(new Set(ids).size, path).toBe(ids.length);
+    }
   });
 
   it('lists the services on /services and the sectors on /secteurs as illustrated cards', async () => {
@@ -60,7 +77,12 @@ describe('illustrations of services and sectors (docs/site.md, "Design")', () =>
       const cards = [...html.matchAll(/<li class="card">([\s\S]*?)<\/li>/g)].map((m) => m[1]!);
       const linked = cards.map((card) => /<h3><a href="([^"]+)">/.exec(card)?.[1]);
       expect(linked).toEqual(ILLUSTRATED.filter((path) => path.startsWith(section)));
-      for (const card of cards) expect(images(card)[0]).toMatchObject({ alt: '' });
+      for (const card of cards) {
+        expect(drawings(card)[0]?.attributes).toMatchObject({
+          class: 'card-illustration',
+          'aria-hidden': 'true',
+        });
+      }
     }
   });
 
@@ -89,7 +111,9 @@ describe('illustrations of services and sectors (docs/site.md, "Design")', () =>
 });
 
 describe('linkCards', () => {
-  const pictures = new Map([['a', '/a.svg']]);
+  const pictures = new Map([
+    ['a', '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 96 96"/>'],
+  ]);
   const list = '<ul>\n<li><strong><a href="/x/a">A</a></strong> : le texte.</li>\n</ul>';
 
   it('turns a list of illustrated page links into cards headed one level under the section', () => {
