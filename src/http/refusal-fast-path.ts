@@ -46,7 +46,11 @@ export interface RefusedClientsSettings {
  * flood"). Only what Fastify would answer in JSON: a browser's form post gets its form page there.
  */
 export function createRefusedClients(settings: RefusedClientsSettings): RefusedClients {
-  /** By `${route} ${client}`, oldest first: expired ones are dropped from the front. */
+  /**
+   * By `${route} ${client}`, in the order refused. Each record drops the expired ones at the front;
+   * one behind a live refusal waits for it, at most one window (a minute): the map holds the
+   * clients refused in the last two windows, never more.
+   */
   const refusals = new Map<string, Refusal>();
   const answers = refusalAnswers(settings.perMinute);
   const addressOf = clientAddress(settings.trustProxy);
