@@ -52,7 +52,7 @@ export function createRefusedClients(settings: RefusedClientsSettings): RefusedC
    * clients refused in the last two windows, never more.
    */
   const refusals = new Map<string, Refusal>();
-  const answers = refusalAnswers(settings.perMinute);
+  const answers = refusalAnswers(settings.perMinute, settings.everyAnswer);
   const addressOf = clientAddress(settings.trustProxy);
   const dropExpired = (now: number) => {
     for (const [key, refusal] of refusals) {
@@ -83,12 +83,7 @@ export function createRefusedClients(settings: RefusedClientsSettings): RefusedC
       }
       if (isBrowserFormPost(request)) return false;
       const { flatHeaders, body } = answers(seconds);
-      response.writeHead(429, [
-        REQUEST_ID_HEADER,
-        requestIdFor(request),
-        ...settings.everyAnswer,
-        ...flatHeaders,
-      ]);
+      response.writeHead(429, [REQUEST_ID_HEADER, requestIdFor(request)].concat(flatHeaders));
       response.end(body);
       refusal.countRefusal(client);
       settings.onAnswered(refusal.route);
@@ -106,8 +101,11 @@ function clientAddress(
   return (request) => proxyAddr(request, trusted);
 }
 
-/** The headers and body of a refusal with `seconds` left, made once per number of seconds. */
-function refusalAnswers(perMinute: number) {
+/**
+ * The headers (every answer's included, the request id aside) and body of a refusal with `seconds`
+ * left, made once per number of seconds.
+ */
+function refusalAnswers(perMinute: number, everyAnswer: EveryAnswerHeaders) {
   const made = new Map<number, { flatHeaders: string[]; body: Buffer }>();
   return (seconds: number) => {
     let answer = made.get(seconds);
@@ -115,6 +113,7 @@ function refusalAnswers(perMinute: number) {
     const error = apiErrors.rateLimited(seconds);
     const body = Buffer.from(JSON.stringify(error.toResponse()));
     const flatHeaders = [
+      ...everyAnswer,
       'x-ratelimit-limit',
       String(perMinute),
       'x-ratelimit-remaining',

@@ -1,18 +1,12 @@
 import type SQLite from 'better-sqlite3';
 import type { ClaimedStep, StepOutcome } from '../domain/deliveries.ts';
-import { leadSummary, settledColumnsOf } from './step-settlement.ts';
-import type { DeliveryStepsTable } from './tables.ts';
+import { leadSummary, settledColumnsOf, type SummedStep } from './step-settlement.ts';
 
 export interface Settlement {
   step: ClaimedStep;
   outcome: StepOutcome;
   now: Date;
 }
-
-type StepRow = Pick<
-  DeliveryStepsTable,
-  'status' | 'attempts' | 'last_error' | 'detail' | 'destination'
->;
 
 /**
  * The steps that end in one turn of the event loop, settled by one synchronous SQLite transaction
@@ -23,7 +17,7 @@ type StepRow = Pick<
 export class SqliteTurnSettles {
   /** One UPDATE per set of columns an outcome writes (four shapes in all). */
   private readonly updates = new Map<string, SQLite.Statement>();
-  private readonly selectSteps: SQLite.Statement<[string], StepRow>;
+  private readonly selectSteps: SQLite.Statement<[string], SummedStep>;
   private readonly updateLead: SQLite.Statement<[Record<string, unknown>]>;
   /** Settles the steps in one transaction (the caller holds the connection). */
   readonly settle: (settlements: readonly Settlement[]) => void;

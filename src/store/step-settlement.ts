@@ -35,7 +35,8 @@ export function settledColumnsOf(
   };
 }
 
-type SummedStep = Pick<
+/** What the lead's summary reads of each of its steps. */
+export type SummedStep = Pick<
   DeliveryStepsTable,
   'status' | 'attempts' | 'last_error' | 'detail' | 'destination'
 >;
