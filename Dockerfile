@@ -30,4 +30,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM lets in-flight requests finish (docs/reliability.md); exit 2 = fix the configuration.
 STOPSIGNAL SIGTERM
-CMD ["node", "bin/leadgate.js", "serve"]
+# The V8 flags of `npm start` (docs/performance.md, "Memory").
+CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=20", "bin/leadgate.js", "serve"]

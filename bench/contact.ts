@@ -1,5 +1,6 @@
 import { withServer } from './lib/servers.ts';
 import { runWrk, type MeasuredLoad } from './lib/wrk.ts';
+import { SERVE_ARGS } from './lib/serve-command.ts';
 
 export const CONNECTIONS = 50;
 
@@ -23,7 +24,7 @@ export interface ContactRound {
 
 async function measureServer(
   root: string,
-  args: string[],
+  args: readonly string[],
   env: Record<string, string>,
   seconds: number,
 ): Promise<MeasuredLoad> {
@@ -56,7 +57,7 @@ export async function contactRound(
 ): Promise<ContactRound> {
   const env = { DIST_DIR: distDir, MAIL_PROVIDER: 'outbox', RATE_LIMIT_PER_MINUTE: '0' };
   return {
-    leadgate: await measureServer(root, ['bin/leadgate.js', 'serve'], env, seconds),
+    leadgate: await measureServer(root, SERVE_ARGS, env, seconds),
     noopProvider: await measureServer(
       root,
       ['--import', 'tsx', 'bench/noop-provider-server.ts'],

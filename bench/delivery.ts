@@ -8,6 +8,7 @@ import { CONNECTIONS, CONTACT_BODY } from './contact.ts';
 import { median, ms, percent, round0, verdict } from './lib/report.ts';
 import { withServer, type ServerUnderTest } from './lib/servers.ts';
 import { runWrk, type MeasuredLoad } from './lib/wrk.ts';
+import { SERVE_ARGS } from './lib/serve-command.ts';
 
 /** Accepted leads/s under wrk, and the rate at which the same server's dispatcher delivered them. */
 export interface Throughput {
@@ -53,7 +54,6 @@ export interface DeliveryRound {
   bigBurst: BigBurstResult;
 }
 
-const SERVE = ['bin/leadgate.js', 'serve'];
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 /** How long a measure waits for a backlog to drain before it reports what it has. */
 const DRAIN_LIMIT_MS = 180_000;
@@ -105,7 +105,7 @@ function loadOn(target: ServerUnderTest, seconds: number) {
  * the same process during the load, as in production).
  */
 async function outboxThroughput(root: string, env: Record<string, string>, seconds: number) {
-  return withServer(root, SERVE, { ...env, MAIL_PROVIDER: 'outbox' }, async (target) => {
+  return withServer(root, SERVE_ARGS, { ...env, MAIL_PROVIDER: 'outbox' }, async (target) => {
     const journal = journalOf(target);
     try {
       await loadOn(target, 3);
@@ -141,7 +141,7 @@ async function withBrevoStandIn<T>(
   try {
     return await withServer(
       root,
-      SERVE,
+      SERVE_ARGS,
       { ...env, ...brevoStandInEnv(fake, 'bench') },
       async (target) => {
         const journal = journalOf(target);
@@ -250,7 +250,7 @@ async function timedPost(url: string, body: object): Promise<{ status: number; m
 
 /** 10,000 contact requests sent as fast as 50 connections go, then the time until the outbox has them all. */
 async function bigBurst(root: string, env: Record<string, string>, leads = 10_000) {
-  return withServer(root, SERVE, { ...env, MAIL_PROVIDER: 'outbox' }, async (target) => {
+  return withServer(root, SERVE_ARGS, { ...env, MAIL_PROVIDER: 'outbox' }, async (target) => {
     const journal = journalOf(target);
     try {
       let sent = 0;

@@ -1,6 +1,7 @@
 import { withServer } from './lib/servers.ts';
 import { runWrk, type MeasuredLoad } from './lib/wrk.ts';
 import { CONNECTIONS, CONTACT_BODY } from './contact.ts';
+import { SERVE_ARGS } from './lib/serve-command.ts';
 
 export interface FloodRound {
   /** One address past its limit: every answer a 429. */
@@ -27,7 +28,7 @@ export async function floodRound(
   };
   const flood = await withServer(
     root,
-    ['bin/leadgate.js', 'serve'],
+    SERVE_ARGS,
     { DIST_DIR: distDir, RATE_LIMIT_PER_MINUTE: '30' },
     async ({ baseUrl, pid }) => {
       const result = await measure(`${baseUrl}/api/contact`, pid, 'client-errors');

@@ -17,6 +17,7 @@ import { format, resolveConfig } from 'prettier';
 import { buildSite } from '../site/build.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/browser.ts';
 import { freePort, startServerProcess } from './lib/processes.ts';
+import { SERVE_ARGS } from './lib/serve-command.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CHROME_PATH = process.env.CHROME_PATH ?? CHROMIUM_PATH;
@@ -140,7 +141,7 @@ async function main() {
   await buildSite({ siteUrl: origin, outDir: join(work, 'dist') });
   const server = await startServerProcess(
     process.execPath,
-    [join(ROOT, 'bin/leadgate.js'), 'serve'],
+    SERVE_ARGS.map((arg) => (arg === 'bin/leadgate.js' ? join(ROOT, arg) : arg)),
     {
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rssBytesOf } from './lib/cpu.ts';
 import { withServer } from './lib/servers.ts';
 import { CONNECTIONS, CONTACT_BODY } from './contact.ts';
+import { SERVE_ARGS } from './lib/serve-command.ts';
 
 export interface MemoryRound {
   /** RSS in bytes after the first and after the second batch of requests. */
@@ -23,7 +24,7 @@ export async function memoryRound(
 ): Promise<MemoryRound> {
   return withServer(
     root,
-    ['bin/leadgate.js', 'serve'],
+    SERVE_ARGS,
     { DIST_DIR: distDir, RATE_LIMIT_PER_MINUTE: '0' },
     async ({ baseUrl, pid }) => {
       const batch = async () => {

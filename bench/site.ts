@@ -6,6 +6,7 @@ import type { SiteManifest } from '../src/schemas/site-manifest.ts';
 import { runWrk, type MeasuredLoad } from './lib/wrk.ts';
 import { freePort, SITE_ENV, startServerProcess, type Started } from './lib/processes.ts';
 import { CONNECTIONS } from './contact.ts';
+import { SERVE_ARGS } from './lib/serve-command.ts';
 
 /** The page both servers answer: a content page with both representations. */
 export const PAGE = '/services';
@@ -109,12 +110,7 @@ export async function siteRound(
     DATA_DIR: dataDir,
     DIST_DIR: distDir,
   };
-  const leadgate = await startServerProcess(
-    process.execPath,
-    ['bin/leadgate.js', 'serve'],
-    env,
-    leadgateUrl,
-  );
+  const leadgate = await startServerProcess(process.execPath, SERVE_ARGS, env, leadgateUrl);
   const nginx = await startNginx(root, distDir, nginxPort).catch(async (error: unknown) => {
     await leadgate.stop();
     throw error;

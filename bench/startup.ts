@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, runToEnd, SITE_ENV, startServerProcess } from './lib/processes.ts';
+import { SERVE_ARGS } from './lib/serve-command.ts';
 
 /**
  * The first start after `npm ci` on a fresh clone: `npm ci` has run the prepare script (the site and
@@ -12,7 +13,7 @@ export async function firstStarts(root: string, distDir: string, times: number):
     const port = await freePort();
     const server = await startServerProcess(
       process.execPath,
-      ['bin/leadgate.js', 'serve'],
+      SERVE_ARGS,
       {
         ...SITE_ENV,
         PORT: String(port),
@@ -47,7 +48,7 @@ export async function coldStarts(
       const port = await freePort();
       const server = await startServerProcess(
         process.execPath,
-        ['bin/leadgate.js', 'serve'],
+        SERVE_ARGS,
         {
           ...SITE_ENV,
           ...env,

@@ -49,7 +49,7 @@ export interface Started {
  */
 export async function startServerProcess(
   command: string,
-  args: string[],
+  args: readonly string[],
   env: Record<string, string>,
   url: string,
   { captureStdout = false, timeoutMs = 60_000 } = {},
@@ -94,7 +94,7 @@ export async function startServerProcess(
 /** Runs a command to completion; resolves with its stdout, rejects on a non-zero exit. */
 export function runToEnd(
   command: string,
-  args: string[],
+  args: readonly string[],
   env: Record<string, string> = {},
 ): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -19,7 +19,7 @@ export interface ServerUnderTest {
  */
 export async function withServer<T>(
   root: string,
-  args: string[],
+  args: readonly string[],
   env: Record<string, string>,
   work: (target: ServerUnderTest) => Promise<T>,
 ): Promise<T> {

@@ -125,3 +125,41 @@ function dockerAnswers(): boolean {
   console.warn('SKIP: no Docker daemon answers here; the image is not built');
   return false;
 }
+
+/**
+ * docs/performance.md ("Memory"): `serve` runs with V8 flags that keep its heap small. They can only
+ * be given on node's command line, so each launcher repeats those of `npm start`.
+ */
+describe('the node flags of serve', () => {
+  const manifest = JSON.parse(read('package.json')) as { scripts: { start: string } };
+  const [node, ...startArgs] = manifest.scripts.start.split(' ');
+  const flags = startArgs.slice(0, startArgs.indexOf('bin/leadgate.js'));
+
+  it('are the same in npm start, the Dockerfile and the systemd unit', () => {
+    expect(node).toBe('node');
+    expect(startArgs.slice(flags.length)).toEqual(['bin/leadgate.js', 'serve']);
+    expect(flags.length).toBeGreaterThan(0);
+    expect(read('Dockerfile')).toContain(
+      `CMD ${JSON.stringify(['node', ...flags, 'bin/leadgate.js', 'serve']).replaceAll(',', ', ')}`,
+    );
+    expect(read('deploy/leadgate.service').split('\n')).toContain(
+      `ExecStart=/usr/bin/node ${flags.join(' ')} /opt/leadgate/bin/leadgate.js serve`,
+    );
+  });
+
+  it('are accepted by this node and bound the young generation', () => {
+    const newSpace = execFileSync(
+      process.execPath,
+      [
+        ...flags,
+        '-e',
+        `let garbage = []; for (let i = 0; i < 2e6; i++) { garbage.push({ i }); if (garbage.length > 1e4) garbage = []; }
+         console.log(require('v8').getHeapSpaceStatistics().find((x) => x.space_name === 'new_space').space_size)`,
+      ],
+      { encoding: 'utf8' },
+    );
+    // Two semi-spaces of at most 4 MB each (V8's default lets them grow to 16 MB each).
+    expect(Number(newSpace)).toBeLessThanOrEqual(8 * 2 ** 20);
+    expect(Number(newSpace)).toBeGreaterThan(0);
+  });
+});

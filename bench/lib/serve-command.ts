@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * The arguments `npm start` gives node (its flags, then `bin/leadgate.js serve`), read from
+ * package.json: every benchmark measures the server as it is started, flags included
+ * (docs/performance.md, "Memory").
+ */
+function startArguments(): string[] {
+  const manifest = JSON.parse(
+    readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+  ) as { scripts: { start: string } };
+  const [command, ...args] = manifest.scripts.start.split(/\s+/);
+  if (command !== 'node' || args.at(-1) !== 'serve')
+    throw new Error(
+      `package.json start is not "node … bin/leadgate.js serve": ${manifest.scripts.start}`,
+    );
+  return args;
+}
+
+/** `node <SERVE_ARGS>` runs leadgate as `npm start` does. */
+export const SERVE_ARGS: readonly string[] = startArguments();
