@@ -1,15 +1,31 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { freePort, runToEnd, SITE_ENV, startServerProcess } from './lib/processes.ts';
 import { SERVE_ARGS } from './lib/serve-command.ts';
 
 /**
+ * The code caches src/cli/run-bundle.js wrote next to the current bundle: after `npm ci` there is
+ * none for `serve` yet (the prepare script's `leadgate build` runs without serve's node flags).
+ */
+function forgetCodeCaches(): void {
+  const cache = 'node_modules/.cache/leadgate';
+  const { entry } = JSON.parse(readFileSync(join(cache, 'current.json'), 'utf8')) as {
+    entry: string;
+  };
+  const folder = join(cache, dirname(entry));
+  for (const name of readdirSync(folder))
+    if (name.endsWith('.v8-cache')) rmSync(join(folder, name));
+}
+
+/**
  * The first start after `npm ci` on a fresh clone: `npm ci` has run the prepare script (the site and
- * the CLI bundle are built), the journal does not exist yet. Each start gets a new data directory.
+ * the CLI bundle are built), the journal does not exist yet, nor the code cache of `serve`. Each
+ * start gets a new data directory.
  */
 export async function firstStarts(root: string, distDir: string, times: number): Promise<number[]> {
   const results: number[] = [];
   for (let attempt = 0; attempt < times; attempt++) {
+    forgetCodeCaches();
     const port = await freePort();
     const server = await startServerProcess(
       process.execPath,

@@ -3,10 +3,11 @@
 // docs/performance.md: after `leadgate build`, the bundle it wrote starts several times faster, and is used as long
 // as no source changed since (src/cli/fresh-bundle.js); LEADGATE_BUNDLE=0 always takes the tsx path.
 import { freshBundle } from '../src/cli/fresh-bundle.js';
+import { runBundle } from '../src/cli/run-bundle.js';
 
 const bundle = process.env.LEADGATE_BUNDLE === '0' ? undefined : freshBundle();
 if (bundle) {
-  await import(bundle.href);
+  runBundle(bundle);
 } else {
   const { register } = await import('tsx/esm/api');
   register();

@@ -14,7 +14,7 @@ const NON_ASCII = /[\u0080-\uffff]/;
  */
 export function escapeNonAscii(outdir: string): void {
   for (const name of readdirSync(outdir)) {
-    if (!name.endsWith('.mjs')) continue;
+    if (!name.endsWith('.cjs')) continue;
     const file = join(outdir, name);
     const text = readFileSync(file, 'utf8');
     if (!NON_ASCII.test(text)) continue;

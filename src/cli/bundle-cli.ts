@@ -40,7 +40,8 @@ const OWN_SOURCES = new RegExp(
 
 /**
  * Code that finds files next to itself (site/build.ts, site/freshness.ts) must keep finding them
- * from the bundle: `import.meta.url` becomes the original file's URL, relative to the bundle.
+ * from the bundle: `import.meta.url` becomes the original file's URL, relative to the bundle's
+ * (a CommonJS bundle has no `import.meta`; its `__filename` is the bundle's path).
  */
 function keepFileUrls(outdir: string): Plugin {
   return {
@@ -50,7 +51,7 @@ function keepFileUrls(outdir: string): Plugin {
         const source = readFileSync(args.path, 'utf8');
         if (!source.includes(FILE_URL)) return undefined;
         const path = relative(outdir, args.path).split(sep).join('/');
-        const url = `new URL(${JSON.stringify(path)}, ${FILE_URL}).href`;
+        const url = `new URL(${JSON.stringify(path)}, require('node:url').pathToFileURL(__filename)).href`;
         const loader = LOADERS[args.path.slice(args.path.lastIndexOf('.'))] ?? 'js';
         return { contents: source.replaceAll(FILE_URL, url), loader };
       });
@@ -61,8 +62,9 @@ function keepFileUrls(outdir: string): Plugin {
 /**
  * docs/performance.md (cold start < 500 ms): tsx compiling ~100 sources and routing ~1,000 dependency files
  * through its loader costs seconds of CPU at each start. `leadgate build` writes the CLI, its
- * dependencies included, as one ES module (plus a lazily loaded chunk for the site build), and
- * bin/leadgate.js runs it as long as none of its inputs changed. Resolves with why it was not
+ * dependencies included, as one CommonJS file (what is imported lazily is still evaluated only when
+ * used), and bin/leadgate.js runs it as long as none of its inputs changed, with V8's code cache
+ * (src/cli/run-bundle.js: Node 20 has none for ES modules). Resolves with why it was not
  * published (a sentence for the operator), or undefined: a failed bundle never fails the build.
  */
 export async function bundleCli({
@@ -99,10 +101,9 @@ async function publish(settledBefore: number, cacheDir: string, name: string, ou
     absWorkingDir: ROOT,
     entryPoints: { cli: join(ROOT, 'src/cli/main.ts') },
     outdir,
-    outExtension: { '.js': '.mjs' },
+    outExtension: { '.js': '.cjs' },
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
     // docs/performance.md, "What a start loads": V8 parses the whole entry chunk at every start.
@@ -111,10 +112,6 @@ async function publish(settledBefore: number, cacheDir: string, name: string, ou
     minifySyntax: true,
     // Native addons (and pg's optional one, and esbuild's binary) load files next to themselves.
     external: ['better-sqlite3', 'pg-native', 'esbuild'],
-    // Dependencies written in CommonJS call require() for Node's built-ins.
-    banner: {
-      js: `import { createRequire as __leadgateRequire } from 'node:module'; const require = __leadgateRequire(${FILE_URL});`,
-    },
     define: { LEADGATE_BUNDLED: 'true' },
     plugins: [keepFileUrls(outdir)],
     metafile: true,
@@ -132,9 +129,9 @@ async function publish(settledBefore: number, cacheDir: string, name: string, ou
     const stat = statSync(join(ROOT, path));
     return [path, stat.mtimeMs, stat.size] as const;
   });
-  writeFileSync(`${pointer}.tmp`, JSON.stringify({ entry: `${name}/cli.mjs`, inputs: witnesses }));
+  writeFileSync(`${pointer}.tmp`, JSON.stringify({ entry: `${name}/cli.cjs`, inputs: witnesses }));
   renameSync(`${pointer}.tmp`, pointer);
-  // A process started from an older build may still load its lazy chunk for a while: keep recent ones.
+  // A process started from an older build may still be starting from it: keep recent ones.
   for (const entry of readdirSync(cacheDir)) {
     const builtAt = Number(entry.split('-')[1]);
     if (entry.startsWith('build-') && entry !== name && builtAt < Date.now() - KEEP_OLD_MS) {

@@ -203,21 +203,26 @@ people
     if (!(await forgetPersonCommand(loadConfig(), email, process.stdout))) process.exitCode = 1;
   });
 
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  // docs/deployment.md: an unreachable database at start is one clear line and exit 1; the supervisor restarts.
-  if (error instanceof DatabaseUnavailableError) {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
-  // A sample identity in production is a setting that cannot work: one line, exit 2.
-  if (error instanceof SampleIdentityError) {
-    process.stderr.write(`${error.message}\n`);
+// Not a top-level await: the bundle `leadgate build` writes is CommonJS (src/cli/bundle-cli.ts).
+void runCommand();
+
+async function runCommand(): Promise<void> {
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    // docs/deployment.md: an unreachable database at start is one clear line and exit 1; the supervisor restarts.
+    if (error instanceof DatabaseUnavailableError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    // A sample identity in production is a setting that cannot work: one line, exit 2.
+    if (error instanceof SampleIdentityError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    if (!(error instanceof InvalidConfigError)) throw error;
+    // One line naming the variable, never a stack trace; exit now, whatever a half-started server holds.
+    process.stderr.write(`Configuration invalide : ${error.message}\n`);
     process.exit(2);
   }
-  if (!(error instanceof InvalidConfigError)) throw error;
-  // One line naming the variable, never a stack trace; exit now, whatever a half-started server holds.
-  process.stderr.write(`Configuration invalide : ${error.message}\n`);
-  process.exit(2);
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { escapeNonAscii } from '../../src/cli/ascii-bundle.ts';
 
@@ -15,20 +15,25 @@ describe('the bundle written in ASCII (src/cli/ascii-bundle.ts)', () => {
   it('escapes every other character, and the module means the same', async () => {
     dir = mkdtempSync(join(tmpdir(), 'leadgate-ascii-'));
     const source = [
-      '// Returns response’s type — RFC 4291 §2.7\u2028export const lineEnded = 1;',
+      '// Returns response’s type — RFC 4291 §2.7\u2028exports.lineEnded = 1;',
       '/* « guillemets » et 😀 */',
-      'export const text = `réponse ’ — 😀`;',
-      'export const pattern = /é+/.test("ééé");',
-      "export const café = 'ok';",
+      'exports.text = `réponse ’ — 😀`;',
+      'exports.pattern = /é+/.test("ééé");',
+      "const café = 'ok'; exports.cafe = café;",
     ].join('\n');
-    const file = join(dir, 'module.mjs');
+    const file = join(dir, 'module.cjs');
     writeFileSync(file, source);
     writeFileSync(join(dir, 'notes.txt'), 'déjà');
-    const before = await import(`${pathToFileURL(file).href}?before`);
+    const load = () => {
+      const require = createRequire(import.meta.url);
+      delete require.cache[file];
+      return require(file) as Record<string, unknown>;
+    };
+    const before = load();
     escapeNonAscii(dir);
     const written = readFileSync(file, 'utf8');
     expect(written).not.toMatch(/[\u0080-\uffff]/);
-    const after = await import(`${pathToFileURL(file).href}?after`);
+    const after = load();
     expect({ ...after }).toEqual({ ...before });
     expect(after.lineEnded).toBe(1);
     expect(after.text).toBe('réponse ’ — 😀');
