@@ -106,7 +106,7 @@ async function publish(settledBefore: number, cacheDir: string, name: string, ou
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    // docs/performance.md, "What a start loads": V8 parses the whole entry chunk at every start.
+    // docs/performance.md, "What a start loads": V8 parses the whole bundle at a start without code cache.
     // Identifiers are kept, so a stack trace still names its functions.
     minifyWhitespace: true,
     minifySyntax: true,
