@@ -3,7 +3,7 @@
 // compile cache for ES modules (module.enableCompileCache is Node 22), but vm.Script takes V8's `cachedData`.
 // Plain JavaScript, like fresh-bundle.js: bin/leadgate.js loads it before anything is compiled.
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,10 +16,13 @@ const WRITE_CACHE_AFTER_MS = 3000;
 /**
  * V8 rejects a cache made by another V8 or with other flags (`serve` runs with heap flags, other
  * commands without): one cache per node version and command-line flags, so they never undo each other.
+ * V8 checks the source only by its length: the bundle's modification time is in the key too, so a
+ * bundle edited in place never runs with the code of its former self.
  */
 function cacheFileOf(file) {
+  const { mtimeMs, size } = statSync(file);
   const key = createHash('sha256')
-    .update(`${process.version}\0${process.execArgv.join('\0')}`)
+    .update(`${process.version}\0${mtimeMs}\0${size}\0${process.execArgv.join('\0')}`)
     .digest('hex')
     .slice(0, 16);
   return `${file}.${key}.v8-cache`;

@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,7 +31,7 @@ describe('running the bundle with its code cache (src/cli/run-bundle.js)', () =>
       bundle,
       `const { basename } = require('node:path');
        module.exports.answer = 42;
-       console.log(JSON.stringify({ file: basename(__filename), dir: basename(__dirname), exported: module.exports.answer === exports.answer }));
+       console.log(JSON.stringify({ file: basename(__filename), dir: basename(__dirname), answer: exports.answer }));
        setTimeout(() => {}, Number(process.env.KEEP_MS));`,
     );
   });
@@ -43,7 +51,7 @@ describe('running the bundle with its code cache (src/cli/run-bundle.js)', () =>
       ),
     ) as unknown;
   const caches = () => readdirSync(dir).filter((name) => name.endsWith('.v8-cache'));
-  const expected = () => ({ file: 'cli.cjs', dir: dir.split('/').at(-1), exported: true });
+  const expected = (answer = 42) => ({ file: 'cli.cjs', dir: dir.split('/').at(-1), answer });
 
   it('runs it as Node runs a CommonJS file, then writes its cache next to it', () => {
     expect(run(400)).toEqual(expected());
@@ -68,6 +76,16 @@ describe('running the bundle with its code cache (src/cli/run-bundle.js)', () =>
     run(400, ['--max-semi-space-size=4']);
     expect(caches()).toHaveLength(2);
     expect(caches()).toContain(plain);
+  });
+
+  it('does not take the cache of a bundle edited in place, even one of the same length', () => {
+    run(400);
+    const [cache] = caches();
+    writeFileSync(bundle, readFileSync(bundle, 'utf8').replace('answer = 42', 'answer = 43'));
+    utimesSync(bundle, new Date(), new Date(Date.now() + 5000));
+    expect(run(400)).toEqual(expected(43));
+    expect(caches()).toHaveLength(2);
+    expect(caches()).toContain(cache);
   });
 
   it('replaces a cache V8 rejects, and runs the bundle all the same', () => {
