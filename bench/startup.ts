@@ -1,5 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freshBundle } from '../src/cli/fresh-bundle.js';
 import { freePort, runToEnd, SITE_ENV, startServerProcess } from './lib/processes.ts';
 import { SERVE_ARGS } from './lib/serve-command.ts';
 
@@ -8,11 +10,9 @@ import { SERVE_ARGS } from './lib/serve-command.ts';
  * none for `serve` yet (the prepare script's `leadgate build` runs without serve's node flags).
  */
 function forgetCodeCaches(): void {
-  const cache = 'node_modules/.cache/leadgate';
-  const { entry } = JSON.parse(readFileSync(join(cache, 'current.json'), 'utf8')) as {
-    entry: string;
-  };
-  const folder = join(cache, dirname(entry));
+  const bundle = freshBundle();
+  if (!bundle) throw new Error('no fresh CLI bundle: run `npm run build` first');
+  const folder = dirname(fileURLToPath(bundle));
   for (const name of readdirSync(folder))
     if (name.endsWith('.v8-cache')) rmSync(join(folder, name));
 }
