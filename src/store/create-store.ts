@@ -9,7 +9,8 @@ import { GroupCommitSqliteDialect, WalSync } from './sqlite-group-commit.ts';
 import { withStatementCache } from './sqlite-statement-cache.ts';
 import { SqliteTurnAccepts } from './sqlite-turn-accepts.ts';
 import { SqliteTurnSettles } from './sqlite-turn-settles.ts';
-import type { SqliteTurns } from './sql-deliveries.ts';
+import { SqliteTurnConfirmations } from './sqlite-turn-confirmations.ts';
+import type { SqliteTurns } from './sqlite-turns.ts';
 import { storeConsentWordings } from './sql-consent.ts';
 import { SqlStore } from './sql-store.ts';
 import type { Store } from '../domain/store.ts';
@@ -75,7 +76,7 @@ interface Opened {
   db: Kysely<Database>;
   /** Brings the schema up to date, safely when other processes start on the same database at once. */
   migrate(): Promise<void>;
-  /** SQLite: the accept and settle statements, prepared once the schema is up to date. */
+  /** SQLite: the accept, settle and confirmation statements, prepared once the schema is up to date. */
   sqliteTurns?: (secrets: readonly string[]) => SqliteTurns;
 }
 
@@ -120,6 +121,7 @@ function sqlite(dataDir: string): Opened {
     sqliteTurns: (secrets) => ({
       accepts: new SqliteTurnAccepts(database),
       settles: new SqliteTurnSettles(database, secrets),
+      confirmations: new SqliteTurnConfirmations(database),
       wal,
     }),
     // Kysely takes no lock on SQLite: the write lock of BEGIN IMMEDIATE makes a second process (the

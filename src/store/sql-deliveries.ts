@@ -25,20 +25,11 @@ import { leadOf } from './lead-rows.ts';
 import { isKnown, makeKnown } from './known-addresses.ts';
 import { releaseSpam } from './sql-spam-release.ts';
 import { insertSteps } from './step-rows.ts';
-import type { WalSync } from './sqlite-group-commit.ts';
-import type { SqliteTurnAccepts } from './sqlite-turn-accepts.ts';
-import type { Settlement, SqliteTurnSettles } from './sqlite-turn-settles.ts';
+import type { Settlement } from './sqlite-turn-settles.ts';
+import { inSqliteTurn, type SqliteTurns } from './sqlite-turns.ts';
 import { leadSummary, settledColumnsOf } from './step-settlement.ts';
 import { planSteps, unplannedLeads } from './sql-unplanned-leads.ts';
 import type { Database, DeliveryStepsTable } from './tables.ts';
-
-/** SQLite: what one turn's leads and settled steps write, in synchronous transactions. */
-export interface SqliteTurns {
-  accepts: SqliteTurnAccepts;
-  settles: SqliteTurnSettles;
-  /** The group commit (sqlite-group-commit.ts): resolves once what was written is on disk. */
-  wal: Pick<WalSync, 'flush'>;
-}
 
 /** The unfinished steps of the outer step's lead at these destinations (a destination's `after`). */
 function unfinishedOf(
@@ -88,16 +79,8 @@ export class SqlDeliveries implements Deliveries {
     this.inSqliteTurn((turns) => turns.accepts.journal(inputs)),
   );
 
-  /**
-   * Runs one of SQLite's synchronous transactions holding the connection (Kysely's mutex, so that no
-   * Kysely transaction is open on it), then waits for the group commit's sync without holding it, so
-   * that the next turn's writes go on meanwhile.
-   */
-  private async inSqliteTurn<R>(write: (turns: SqliteTurns) => R): Promise<R> {
-    const turns = this.sqliteTurns!;
-    const result = await this.db.connection().execute(async () => write(turns));
-    await turns.wal.flush();
-    return result;
+  private inSqliteTurn<R>(write: (turns: SqliteTurns) => R): Promise<R> {
+    return inSqliteTurn(this.db, this.sqliteTurns!, write);
   }
 
   private async acceptIn(trx: Transaction<Database>, input: AcceptInput): Promise<Acceptance> {
@@ -183,22 +166,21 @@ export class SqlDeliveries implements Deliveries {
       leadId === undefined
         ? due.where('status', 'in', ['pending', 'retrying']).where('next_attempt_at', '<=', at)
         : due.where('lead_id', '=', leadId).where('status', 'in', [...UNFINISHED_STEP_STATUSES]);
-    // A read first: an idle poll writes nothing (on SQLite every write waits for an fdatasync).
-    if ((await due.execute()).length === 0) return [];
-    const rows = await this.db.transaction().execute(async (trx) => {
-      // PostgreSQL: a second node's SELECT skips the rows this one locked and takes the next ones.
-      const candidates = await trx.executeQuery(
-        (this.skipLocked ? due.forUpdate().skipLocked() : due).compile(),
-      );
-      if (candidates.rows.length === 0) return [];
-      return trx
-        .updateTable('delivery_steps')
-        .set({ lease_until: leaseUntil.toISOString() })
-        .where((eb) => this.keysIn(eb, candidates.rows))
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', at)]))
-        .returningAll()
-        .execute();
-    });
+    // One statement takes the due steps and leases them: SQLite runs one writer at a time, and on
+    // PostgreSQL a second node's subquery skips the rows this one locked and takes the next ones. An
+    // idle poll changes no row, so it waits for no sync (sqlite-group-commit.ts).
+    const rows = await this.db
+      .updateTable('delivery_steps')
+      .set({ lease_until: leaseUntil.toISOString() })
+      .where((eb) =>
+        eb(
+          eb.refTuple('lead_id', 'destination'),
+          'in',
+          (this.skipLocked ? due.forUpdate().skipLocked() : due).$asTuple('lead_id', 'destination'),
+        ),
+      )
+      .returningAll()
+      .execute();
     return this.withLeads(rows);
   }
 

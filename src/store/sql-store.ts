@@ -4,12 +4,13 @@ import type { JournalEntry, Store } from '../domain/store.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
 import { leadOf } from './lead-rows.ts';
 import { SqlConfirmationSends } from './sql-confirmation-sends.ts';
-import { SqlDeliveries, type SqliteTurns } from './sql-deliveries.ts';
+import { SqlDeliveries } from './sql-deliveries.ts';
 import { SqlNewsletter } from './sql-newsletter.ts';
 import { SqlPeople } from './sql-people.ts';
 import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
 import { SqlRateBudgets } from './sql-rate-budgets.ts';
 import { databaseSecret } from './sql-secrets.ts';
+import type { SqliteTurns } from './sqlite-turns.ts';
 import type { Database, LeadsTable } from './tables.ts';
 
 export interface SqlStoreOptions {
@@ -17,7 +18,7 @@ export interface SqlStoreOptions {
   skipLocked?: boolean;
   /** Configured keys and passwords a provider's error may quote: masked before the journal keeps it. */
   secrets?: readonly string[];
-  /** SQLite: the leads of one turn of the event loop journaled in one transaction (sql-deliveries.ts). */
+  /** SQLite: the writes of one turn of the event loop in one transaction each (sqlite-turns.ts). */
   sqliteTurns?: SqliteTurns;
 }
 
@@ -42,7 +43,7 @@ export class SqlStore implements Store {
     );
     this.budgets = new SqlRateBudgets(db);
     this.idempotency = new SqlIdempotencyKeys(db);
-    this.confirmations = new SqlConfirmationSends(db);
+    this.confirmations = new SqlConfirmationSends(db, options.sqliteTurns);
     this.people = new SqlPeople(db, toEntry);
     this.newsletter = new SqlNewsletter(db);
   }

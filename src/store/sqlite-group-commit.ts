@@ -1,8 +1,11 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
+  DeleteQueryNode,
+  InsertQueryNode,
   SelectQueryNode,
   SqliteDialect,
+  UpdateQueryNode,
   type CompiledQuery,
   type DatabaseConnection,
   type Driver,
@@ -80,14 +83,33 @@ export class WalSync {
   }
 }
 
+/**
+ * An insert, update or delete that changed no row wrote nothing to wait for: the dispatcher's claim,
+ * one UPDATE run at every poll, finds nothing due while the site is idle (sql-deliveries.ts).
+ * Anything else (DDL, BEGIN, COMMIT) counts as a write.
+ */
+function changedNothing(query: CompiledQuery, result: QueryResult<unknown>): boolean {
+  const node = query.query;
+  const dml = InsertQueryNode.is(node) || UpdateQueryNode.is(node) || DeleteQueryNode.is(node);
+  return dml && result.rows.length === 0 && (result.numAffectedRows ?? 0n) === 0n;
+}
+
 /** A connection that remembers whether it wrote since it was acquired. */
 class TrackedConnection implements DatabaseConnection {
   wrote = false;
   constructor(readonly inner: DatabaseConnection) {}
 
-  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (!SelectQueryNode.is(query.query)) this.wrote = true;
-    return this.inner.executeQuery<R>(query);
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (SelectQueryNode.is(query.query)) return this.inner.executeQuery<R>(query);
+    try {
+      const result = await this.inner.executeQuery<R>(query);
+      if (!changedNothing(query, result)) this.wrote = true;
+      return result;
+    } catch (error) {
+      // A failed statement inside a transaction may follow others that wrote.
+      this.wrote = true;
+      throw error;
+    }
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {

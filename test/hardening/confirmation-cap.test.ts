@@ -82,5 +82,22 @@ describe.each(dialects)(
       expect(await claim('lead-4', 25)).toBe(false);
       expect(await claim('lead-5', 26.01)).toBe(true);
     });
+
+    it('claims made at once for one address: exactly one lead confirms, whichever', async () => {
+      harness = await buildTestApp({ dialect });
+      const claims = harness.store.confirmations;
+      const at = new Date('2026-11-23T10:00:00Z');
+      const since = new Date(at.getTime() - 24 * HOUR);
+      const leads = Array.from({ length: 8 }, (_, index) => `lead-${index}`);
+      const answers = await Promise.all(
+        leads.map((lead, index) =>
+          claims.claim('contact', index % 2 ? VICTIM : VICTIM.toUpperCase(), lead, at, since),
+        ),
+      );
+      expect(answers.filter(Boolean)).toHaveLength(1);
+      const winner = leads[answers.indexOf(true)]!;
+      expect(await claims.claim('contact', VICTIM, winner, at, since)).toBe(true);
+      expect(await claims.claim('subscribe', VICTIM, 'lead-9', at, since)).toBe(true);
+    });
   },
 );

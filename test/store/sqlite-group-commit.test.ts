@@ -72,4 +72,27 @@ describe('SQLite group commit (a lead acknowledged is on disk, one sync for many
     await db.selectFrom('items').selectAll().execute();
     expect(syncs.count).toBe(after);
   });
+
+  it('waits for no sync after an insert, update or delete that changed no row', async () => {
+    const { db, syncs } = await open();
+    await db.insertInto('items').values({ id: 1 }).execute();
+    const after = syncs.count;
+    await db.updateTable('items').set({ id: 3 }).where('id', '=', 2).execute();
+    await db.updateTable('items').set({ id: 3 }).where('id', '=', 2).returningAll().execute();
+    await db.deleteFrom('items').where('id', '=', 2).execute();
+    await db
+      .insertInto('items')
+      .values({ id: 1 })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    expect(syncs.count).toBe(after);
+    const [moved] = await db
+      .updateTable('items')
+      .set({ id: 3 })
+      .where('id', '=', 1)
+      .returningAll()
+      .execute();
+    expect(moved).toEqual({ id: 3 });
+    expect(syncs.count).toBe(after + 1);
+  });
 });
