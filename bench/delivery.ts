@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -42,6 +41,8 @@ export interface BurstResult {
 export interface BigBurstResult {
   leads: number;
   acceptSeconds: number;
+  /** The server's cores busy while the requests were answered (1.00 = one core). */
+  serverCores: number;
   deliveredAfterSeconds: number | undefined;
   delivered: number;
 }
@@ -248,38 +249,34 @@ async function timedPost(url: string, body: object): Promise<{ status: number; m
   return { status: response.status, ms: performance.now() - started };
 }
 
-/** 10,000 contact requests sent as fast as 50 connections go, then the time until the outbox has them all. */
-async function bigBurst(root: string, env: Record<string, string>, leads = 10_000) {
+/**
+ * 10,000 contact requests sent as fast as 50 connections go (wrk, stopping after 10,000 answers:
+ * fetch loops in this process took a core of the two, half the machine the server needed), then the
+ * time until every lead of the journal is delivered to the outbox. The requests in flight when wrk
+ * stops may still be journaled: `leads` counts what the journal holds.
+ */
+async function bigBurst(root: string, env: Record<string, string>, answers = 10_000) {
   return withServer(root, SERVE_ARGS, { ...env, MAIL_PROVIDER: 'outbox' }, async (target) => {
     const journal = journalOf(target);
     try {
-      let sent = 0;
-      let failures = 0;
-      let firstFailure = '';
       const started = performance.now();
-      const worker = async () => {
-        while (sent < leads) {
-          sent++;
-          const response = await fetch(`${target.baseUrl}/api/contact`, {
-            method: 'POST',
-            headers: HEADERS,
-            body: CONTACT_BODY.replace('[<id>]', randomUUID()),
-          });
-          const answer = await response.text();
-          if (response.status !== 200) {
-            failures++;
-            firstFailure ||= `${response.status} ${answer.slice(0, 200)}`;
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-      if (failures > 0)
-        throw new Error(`big burst: ${failures} requests not answered 200, first: ${firstFailure}`);
+      const accepted = await runWrk({
+        url: `${target.baseUrl}/api/contact`,
+        method: 'POST',
+        headers: HEADERS,
+        body: CONTACT_BODY,
+        connections: CONNECTIONS,
+        seconds: 300,
+        stopAfter: answers,
+        serverPid: target.pid,
+      });
+      if (accepted.failures > 0) throw new Error(`big burst: ${accepted.failureDetail}`);
       const acceptSeconds = (performance.now() - started) / 1000;
       const end = await drained(journal, 600_000);
       return {
-        leads,
+        leads: journal.leads(),
         acceptSeconds,
+        serverCores: accepted.serverCores,
         deliveredAfterSeconds: end === undefined ? undefined : (end - started) / 1000,
         delivered: journal.delivered(),
       };
@@ -367,9 +364,11 @@ ${burst.requests} newsletter sign-ups at ${burst.ratePerSecond}/s against the Br
 | e-mails sent (one notification a sign-up) / distinct idempotency keys | ${burst.emailsSent} / ${burst.distinctEmailKeys} | each once: ${verdict(burst.emailsSent === burst.distinctEmailKeys && burst.emailsSent === burst.requests)} |
 | 429s reaching the stand-in | ${burst.rateLimited} | < 20: ${verdict(burst.rateLimited < 20)} |
 
-### A burst of ${big.leads.toLocaleString('en-US')} leads (outbox)
+### A burst of 10,000 leads (outbox)
 
-${big.leads.toLocaleString('en-US')} contact requests sent by ${CONNECTIONS} concurrent connections: all answered in
-**${big.acceptSeconds.toFixed(1)} s**; every one delivered (two e-mails each) **${seconds1(big.deliveredAfterSeconds)}** after the first
-was sent (${big.delivered} delivered).`;
+10,000 contact requests sent by wrk on ${CONNECTIONS} connections, which stops at the 10,000th answer:
+answered in **${big.acceptSeconds.toFixed(1)} s** (server CPU ${big.serverCores.toFixed(2)} cores); the journal then
+held ${big.leads.toLocaleString('en-US')} leads (requests in flight when wrk stopped are journaled too), every one
+delivered (two e-mails each) **${seconds1(big.deliveredAfterSeconds)}** after the first request was sent
+(${big.delivered} delivered). Target < 10 s: ${verdict((big.deliveredAfterSeconds ?? Infinity) < 10)}.`;
 }

@@ -31,6 +31,8 @@ export interface WrkSpec extends LoadSpec {
   answers?: 'success' | 'client-errors';
   /** A header set to a value unique to each request (with the body's `[<id>]`), e.g. Idempotency-Key. */
   idHeader?: string;
+  /** Stops once this many answers arrived (`seconds` then only bounds the wait). */
+  stopAfter?: number;
 }
 
 export interface MeasuredLoad extends LoadResult {
@@ -53,6 +55,7 @@ export async function runWrk(spec: WrkSpec): Promise<MeasuredLoad> {
   const env: Record<string, string> = { WRK_METHOD: spec.method ?? 'GET' };
   if (spec.body !== undefined) env.WRK_BODY = spec.body;
   if (spec.idHeader !== undefined) env.WRK_ID_HEADER = spec.idHeader;
+  if (spec.stopAfter !== undefined) env.WRK_STOP_AFTER = String(spec.stopAfter);
   const { result: output, cpuSeconds } = await withCpuOf(spec.serverPid, () =>
     runToEnd('wrk', args, env),
   );
