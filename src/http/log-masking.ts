@@ -36,8 +36,15 @@ export function maskValue(value: unknown, secrets: readonly string[], depth = 0)
   return masked;
 }
 
-/** Plain assignment of a "__proto__" key would replace the prototype instead of keeping the data. */
+/**
+ * Plain assignment of a "__proto__" key would replace the prototype instead of keeping the data; any
+ * other key is assigned (defining each property cost more than masking it).
+ */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key !== '__proto__') {
+    target[key] = value;
+    return;
+  }
   Object.defineProperty(target, key, {
     value,
     enumerable: true,

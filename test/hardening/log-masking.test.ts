@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskText } from '../../src/domain/masking.ts';
-import { LOGGED_URL_MAX, maskUrl } from '../../src/http/log-masking.ts';
+import { LOGGED_URL_MAX, maskUrl, maskValue } from '../../src/http/log-masking.ts';
 import { loggerOptions } from '../../src/http/logging.ts';
 import { loadConfig } from '../../src/config.ts';
 import { postJson } from '../helpers/api-assertions.ts';
@@ -48,6 +48,21 @@ describe('log masking is linear on any input (docs/reliability.md, hostile input
       'écrire à m***@example.fr ou au ******78',
     );
     expect(maskText('token s3cr3t-value here', ['s3cr3t-value'])).toBe('token [masqué] here');
+    expect(maskText('XKEYSIB-AbC123 then Api-Key: "k3y" and api_key=xyz')).toBe(
+      '[masqué] then Api-Key: "[masqué]" and api_key=[masqué]',
+    );
+    // Eight digits make a phone number, seven do not; a UUID's digits are never one.
+    expect(maskText('tel 01234567, code 1234567')).toBe('tel ******67, code 1234567');
+    const id = '01a21475-5c8d-7fce-8783-e6464e937cf6';
+    expect(maskText(`lead ${id} <${id}.notification@agence.example>`)).toBe(
+      `lead ${id} <0***@agence.example>`,
+    );
+  });
+
+  it('a logged "__proto__" key is kept as data and masked, the prototype untouched', () => {
+    const logged = maskValue(JSON.parse('{"__proto__": {"to": "marie@example.fr"}, "n": 1}'), []);
+    expect(Object.getPrototypeOf(logged)).toBe(Object.prototype);
+    expect(JSON.stringify(logged)).toBe('{"__proto__":{"to":"m***@example.fr"},"n":1}');
   });
 
   it('a logged URL is cut to LOGGED_URL_MAX characters, then says how much was cut', () => {
