@@ -23,6 +23,10 @@ export function maskUrl(url: string, secrets: readonly string[]): string {
   return maskText(decoded, secrets);
 }
 
+/** Fields whose value is a credential whatever it looks like, at any depth, in any case. */
+const CREDENTIAL_KEYS = new Set(['authorization', 'api-key', 'apikey', 'cookie', 'password']);
+const CENSORED = '[masqué]';
+
 /** Masks every string inside a logged value; Errors become plain objects so nothing escapes. */
 export function maskValue(value: unknown, secrets: readonly string[], depth = 0): unknown {
   if (typeof value === 'string') return maskText(value, secrets);
@@ -31,9 +35,19 @@ export function maskValue(value: unknown, secrets: readonly string[], depth = 0)
   if (Array.isArray(value)) return value.map((item) => maskValue(item, secrets, depth + 1));
   const masked: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    setOwn(masked, key, maskValue(item, secrets, depth + 1));
+    setOwn(masked, key, maskField(key, item, secrets, depth + 1));
   }
   return masked;
+}
+
+/** A logged field: censored when its name says it holds a credential, else masked (maskValue). */
+export function maskField(
+  key: string,
+  value: unknown,
+  secrets: readonly string[],
+  depth = 0,
+): unknown {
+  return CREDENTIAL_KEYS.has(key.toLowerCase()) ? CENSORED : maskValue(value, secrets, depth);
 }
 
 /**

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskText } from '../../src/domain/masking.ts';
 import { LOGGED_URL_MAX, maskUrl, maskValue } from '../../src/http/log-masking.ts';
-import { loggerOptions } from '../../src/http/logging.ts';
+import { createLogger, loggerOptions } from '../../src/http/logging.ts';
 import { loadConfig } from '../../src/config.ts';
 import { postJson } from '../helpers/api-assertions.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
@@ -57,6 +57,33 @@ describe('log masking is linear on any input (docs/reliability.md, hostile input
     expect(maskText(`lead ${id} <${id}.notification@agence.example>`)).toBe(
       `lead ${id} <0***@agence.example>`,
     );
+  });
+
+  it('a field named for a credential is censored at any depth, whatever its case or shape', () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const log = createLogger({ logLevel: 'info', secrets: [] }, stream);
+    log.info(
+      {
+        password: 'hunter2',
+        brevo: { apiKey: 'k-1', 'API-KEY': 'k-2' },
+        headers: { Authorization: 'Bearer t', cookie: 'sid=1', accept: 'text/html' },
+        nested: [{ deeper: { Password: 'p' } }],
+      },
+      'settings',
+    );
+    const line = JSON.parse(lines.join('')) as Record<string, unknown>;
+    expect(line).toMatchObject({
+      password: '[masqué]',
+      brevo: { apiKey: '[masqué]', 'API-KEY': '[masqué]' },
+      headers: { Authorization: '[masqué]', cookie: '[masqué]', accept: 'text/html' },
+      nested: [{ deeper: { Password: '[masqué]' } }],
+    });
   });
 
   it('a logged "__proto__" key is kept as data and masked, the prototype untouched', () => {
