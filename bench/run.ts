@@ -24,6 +24,7 @@ import {
 } from './lib/report.ts';
 import { dispatchRound, type DispatchRound } from './dispatch-alone.ts';
 import { journalRound, type JournalRound } from './journal-accept.ts';
+import { logLinesRound, type LogLinesRound } from './log-lines.ts';
 import { mailComposeRound, type MailComposeRound } from './mail-compose.ts';
 import { memoryRound } from './memory.ts';
 import { ACCEPT, PAGE, siteRound, type SiteRound } from './site.ts';
@@ -306,6 +307,24 @@ Where it goes: docs/performance.md.
 | CPU per accept | Accepts/s | Written per accept |
 | ---: | ---: | ---: |
 | ${of((r) => r.cpuMicrosPerAccept).toFixed(0)} µs | ${round0(of((r) => r.acceptsPerSecond))} | ${of((r) => r.kibWrittenPerAccept).toFixed(1)} KiB |`);
+}
+
+if (only.has('log')) {
+  const leads = 50_000;
+  const results = await measureRounds<LogLinesRound>(
+    'log',
+    async () => logLinesRound(leads),
+    (r) => `${r.cpuMicrosPerLead.toFixed(1)} µs of CPU per lead's lines`,
+  );
+  sections.push(`## A lead's log lines (diagnostic)
+
+The three lines a contact lead writes at \`info\` in \`leadgate serve\` (the request's, two delivered
+e-mails'), each with its child logger, through the server's logger options (masking) to /dev/null:
+${leads.toLocaleString('en-US')} leads in the benchmark's own process, ${rounds} rounds, median.
+
+| CPU per lead (three lines) |
+| ---: |
+| ${median(results.map((r) => r.cpuMicrosPerLead)).toFixed(1)} µs |`);
 }
 
 if (only.has('dispatch')) {
