@@ -18,6 +18,8 @@ const PHONE = /(?<![\p{L}\p{N}_-])\+?\d(?:[ .-]?\d){7,16}(?![\p{L}\p{N}_-])/gu;
 // Brevo keys ("xkeysib-…", "xsmtpsib-…") and anything written as "api-key: …" or "apiKey=…".
 const API_KEY =
   /\b(?:xkeysib|xsmtpsib)-[A-Za-z0-9-]+|\b(api[-_]?key["']?\s*[:=]\s*["']?)[^\s"',;]+/gi;
+/** What every API_KEY match holds: a text without it is not searched. */
+const MAY_HOLD_KEY = /api|sib-/i;
 const MASK = '[masqué]';
 
 /** Shorter values are not masked literally: they would cut every word that contains them. */
@@ -40,8 +42,7 @@ export function maskText(text: string, secrets: readonly string[] = []): string 
   return masked;
 }
 
-const MAY_HOLD_KEY = /api|sib-/i;
-
+/** A phone number has eight digits at least: counted, stopping at the eighth. */
 function holdsDigits(text: string, count: number): boolean {
   let found = 0;
   for (let index = 0; index < text.length && found < count; index++) {

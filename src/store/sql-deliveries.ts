@@ -76,12 +76,8 @@ export class SqlDeliveries implements Deliveries {
   }
 
   private readonly acceptInTurn = batchedPerTurn<AcceptInput, Acceptance>((inputs) =>
-    this.inSqliteTurn((turns) => turns.accepts.journal(inputs)),
+    inSqliteTurn(this.db, this.sqliteTurns!, (turns) => turns.accepts.journal(inputs)),
   );
-
-  private inSqliteTurn<R>(write: (turns: SqliteTurns) => R): Promise<R> {
-    return inSqliteTurn(this.db, this.sqliteTurns!, write);
-  }
 
   private async acceptIn(trx: Transaction<Database>, input: AcceptInput): Promise<Acceptance> {
     const { lead, steps, spam = false, idempotency } = input;
@@ -191,7 +187,7 @@ export class SqlDeliveries implements Deliveries {
 
   private readonly settleInTurn = batchedPerTurn<Settlement>(async (settlements) => {
     if (this.sqliteTurns) {
-      await this.inSqliteTurn((turns) => turns.settles.settle(settlements));
+      await inSqliteTurn(this.db, this.sqliteTurns, (turns) => turns.settles.settle(settlements));
     } else {
       await this.db.transaction().execute((trx) => this.settleAll(trx, settlements));
     }
