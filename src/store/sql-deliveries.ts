@@ -141,9 +141,8 @@ export class SqlDeliveries implements Deliveries {
   async claim({ targets, now, leaseUntil, limit, leadId }: ClaimRequest): Promise<ClaimedStep[]> {
     if (targets.length === 0 || limit <= 0) return [];
     const at = now.toISOString();
-    let due = this.db
+    const claimable = this.db
       .selectFrom('delivery_steps')
-      .select(['lead_id', 'destination'])
       .where((eb) =>
         eb.or(
           targets.map((target) =>
@@ -155,13 +154,46 @@ export class SqlDeliveries implements Deliveries {
           ),
         ),
       )
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', at)]))
-      .orderBy('next_attempt_at')
-      .limit(limit);
-    due =
-      leadId === undefined
-        ? due.where('status', 'in', ['pending', 'retrying']).where('next_attempt_at', '<=', at)
-        : due.where('lead_id', '=', leadId).where('status', 'in', [...UNFINISHED_STEP_STATUSES]);
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', at)]));
+    const dueWith = (status: StepStatus) =>
+      claimable
+        .select(['lead_id', 'destination', 'next_attempt_at'])
+        .where('status', '=', status)
+        .where('next_attempt_at', '<=', at)
+        .orderBy('next_attempt_at')
+        .limit(limit);
+    let due;
+    if (leadId !== undefined) {
+      due = claimable
+        .select(['lead_id', 'destination'])
+        .where('lead_id', '=', leadId)
+        .where('status', 'in', [...UNFINISHED_STEP_STATUSES])
+        .orderBy('next_attempt_at')
+        .limit(limit);
+    } else if (this.skipLocked) {
+      due = claimable
+        .select(['lead_id', 'destination'])
+        .where('status', 'in', ['pending', 'retrying'])
+        .where('next_attempt_at', '<=', at)
+        .orderBy('next_attempt_at')
+        .limit(limit);
+    } else {
+      // SQLite walks the (status, next_attempt_at) index in order for one status, but sorts every
+      // due step for `status in (…)`: with 20,000 steps waiting, a claim of two took ~270 µs
+      // instead of ~70 µs (docs/performance.md, "The delivery path"). The oldest of each status,
+      // then the oldest of both.
+      due = this.db
+        .selectFrom(
+          this.db
+            .selectFrom(dueWith('pending').as('pending'))
+            .selectAll()
+            .unionAll(this.db.selectFrom(dueWith('retrying').as('retrying')).selectAll())
+            .as('due'),
+        )
+        .select(['lead_id', 'destination'])
+        .orderBy('next_attempt_at')
+        .limit(limit);
+    }
     // One statement takes the due steps and leases them: SQLite runs one writer at a time, and on
     // PostgreSQL a second node's subquery skips the rows this one locked and takes the next ones. An
     // idle poll changes no row, so it waits for no sync (sqlite-group-commit.ts).

@@ -168,6 +168,26 @@ describe.each(dialects)('Store on %s (dialect parity, docs/deployment.md)', (dia
     expect((await stores[0]!.find(later.id))?.status).toBe('failed');
   });
 
+  it('claims the oldest due steps first, whether pending or back for a retry', async () => {
+    const [store] = await nodes(1);
+    const ago = (seconds: number) => new Date(Date.now() - seconds * 1000);
+    const [oldest, retried, newer, newest] = [50, 45, 30, 20].map((seconds, i) =>
+      subscribeLead(`ordre${i}@example.fr`, ago(seconds)),
+    );
+    for (const lead of [oldest, retried, newer, newest]) await acceptLead(store!, lead!);
+    const [failed] = await store!.deliveries.claim({ ...lease(), leadId: retried!.id });
+    await store!.deliveries.settle(
+      failed!,
+      { status: 'retrying', error: 'boom', nextAttemptAt: ago(40) },
+      new Date(),
+    );
+    const claimTwo = async () =>
+      (await store!.deliveries.claim({ ...lease(), limit: 2 })).map((step) => step.leadId).sort();
+    expect(await claimTwo()).toEqual([oldest!.id, retried!.id].sort());
+    expect(await claimTwo()).toEqual([newer!.id, newest!.id].sort());
+    expect(await claimTwo()).toEqual([]);
+  });
+
   it('lists a dead step in one alert only, and again if that alert could not be sent', async () => {
     const [store] = await nodes(1);
     const lead = subscribeLead('mort@example.fr');
