@@ -3,7 +3,18 @@
 // compile cache for ES modules (module.enableCompileCache is Node 22), but vm.Script takes V8's `cachedData`.
 // Plain JavaScript, like fresh-bundle.js: bin/leadgate.js loads it before anything is compiled.
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { Buffer, isAscii } from 'node:buffer';
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,19 +70,46 @@ function writeCacheOnce(script, cacheFile, afterMs) {
   process.once('exit', write);
 }
 
+const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
+const WRAPPER_END = '\n})';
+
+/**
+ * The bundle wrapped as Node wraps a CommonJS file, read into one buffer and turned into one string.
+ * Reading it as UTF-8 and wrapping it by concatenation made three 4 MB copies (~55 ms of a start on
+ * this machine, where fresh memory is dear: docs/performance.md, "What a start loads"). esbuild
+ * writes ASCII (its default charset; test/cli/bundle-cli.test.ts checks it), whose Latin-1 reading
+ * is the same text; anything else is read as UTF-8.
+ */
+function wrappedSource(file) {
+  const fd = openSync(file, 'r');
+  try {
+    const { size } = fstatSync(fd);
+    const bytes = Buffer.allocUnsafe(WRAPPER_START.length + size + WRAPPER_END.length);
+    bytes.write(WRAPPER_START, 0, 'latin1');
+    let read = 0;
+    while (read < size) {
+      const got = readSync(fd, bytes, WRAPPER_START.length + read, size - read, read);
+      if (got === 0) break;
+      read += got;
+    }
+    const wrapped = bytes.subarray(0, WRAPPER_START.length + read + WRAPPER_END.length);
+    wrapped.write(WRAPPER_END, WRAPPER_START.length + read, 'latin1');
+    return wrapped.toString(isAscii(wrapped) ? 'latin1' : 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Runs the bundle at `url` as Node runs a CommonJS file, with its code cache when there is one. */
 export function runBundle(url, writeCacheAfterMs = WRITE_CACHE_AFTER_MS) {
   const file = fileURLToPath(url);
   const cacheFile = cacheFileOf(file);
   const cachedData = readCache(cacheFile);
-  const script = new Script(
-    `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`,
-    {
-      filename: file,
-      cachedData,
-      importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-    },
-  );
+  const script = new Script(wrappedSource(file), {
+    filename: file,
+    cachedData,
+    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
   if (!cachedData || script.cachedDataRejected)
     writeCacheOnce(script, cacheFile, writeCacheAfterMs);
   const module = { exports: {} };

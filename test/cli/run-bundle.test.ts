@@ -105,4 +105,12 @@ describe('running the bundle with its code cache (src/cli/run-bundle.js)', () =>
     expect(run(0)).toEqual(expected());
     expect(statSync(join(dir, cache!)).mtimeMs).toBe(mtime);
   });
+
+  it('reads a bundle that is not ASCII as UTF-8 (esbuild writes ASCII, which is read as Latin-1)', () => {
+    writeFileSync(
+      bundle,
+      `console.log(JSON.stringify({ file: 'cli.cjs', dir: require('node:path').basename(__dirname), answer: '« déjà » ’' }));`,
+    );
+    expect(run(0)).toEqual({ ...expected(), answer: '« déjà » ’' });
+  });
 });
