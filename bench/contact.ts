@@ -19,6 +19,8 @@ export interface ContactRound {
   leadgate: MeasuredLoad;
   /** Diagnostic: the same app and journal with a provider that does nothing. */
   noopProvider: MeasuredLoad;
+  /** Diagnostic: the same app and journal with no destination: the accept path alone. */
+  noDestination: MeasuredLoad;
   bare: MeasuredLoad;
 }
 
@@ -48,7 +50,8 @@ async function measureServer(
 /**
  * The real server (`leadgate serve`: outbox provider, SQLite journal, each write on disk before the
  * answer, info logs) against bare Fastify, one after the other in the same round; between them, the
- * same app with a provider that does nothing, to tell the e-mails' share.
+ * same app with a provider that does nothing, to tell the e-mails' share, and with no destination at
+ * all, to tell the dispatcher's.
  */
 export async function contactRound(
   root: string,
@@ -61,6 +64,12 @@ export async function contactRound(
     noopProvider: await measureServer(
       root,
       ['--import', 'tsx', 'bench/noop-provider-server.ts'],
+      env,
+      seconds,
+    ),
+    noDestination: await measureServer(
+      root,
+      ['--import', 'tsx', 'bench/no-destination-server.ts'],
       env,
       seconds,
     ),

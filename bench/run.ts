@@ -143,8 +143,9 @@ if (only.has('contact')) {
 ${CONNECTIONS} connections, ${seconds} s per measure after a 3 s warm-up, ${rounds} rounds; each round measures
 the servers one after the other. leadgate: \`node bin/leadgate.js serve\` as configured by default
 (outbox provider, SQLite journal: every lead on disk before its answer, info logs), with
-RATE_LIMIT_PER_MINUTE=0; its background delivery runs during the measure. Diagnostic: the same app
-with a provider that does nothing. Bare: Fastify, one route that parses the same JSON and answers 200.
+RATE_LIMIT_PER_MINUTE=0; its background delivery runs during the measure. Diagnostics: the same app
+with a provider that does nothing, and with no destination (no step, so no delivery beside the load:
+the accept path alone, as when \`leadgate dispatch\` delivers elsewhere). Bare: Fastify, one route that parses the same JSON and answers 200.
 Each lead has a distinct address. Where the time goes: docs/performance.md.
 
 Ratio (median of the rounds' ratios): **${percent(ratio.median)}** of the bare route (each round: ${ratio.each}).
@@ -160,6 +161,10 @@ ${loadRow(
   results.map((r) => r.noopProvider),
 )}
 ${loadRow(
+  'leadgate, no destination: the accept path alone (diagnostic)',
+  results.map((r) => r.noDestination),
+)}
+${loadRow(
   'bare Fastify',
   results.map((r) => r.bare),
 )}`);
@@ -170,16 +175,26 @@ if (only.has('site')) {
     'site',
     () => siteRound(root, distDir, seconds),
     (r) =>
-      `html ${Math.round(r.html.leadgate.requestsPerSecond)} vs ${Math.round(r.html.nginx.requestsPerSecond)}, markdown ${Math.round(r.markdown.leadgate.requestsPerSecond)} vs ${Math.round(r.markdown.nginx.requestsPerSecond)}`,
+      `html ${Math.round(r.html.leadgate.requestsPerSecond)} vs ${Math.round(r.html.nginx.requestsPerSecond)} (node:http ${Math.round(r.html.nodeFloor.requestsPerSecond)}), markdown ${Math.round(r.markdown.leadgate.requestsPerSecond)} vs ${Math.round(r.markdown.nginx.requestsPerSecond)} (node:http ${Math.round(r.markdown.nodeFloor.requestsPerSecond)})`,
   );
   const parts = (['html', 'markdown'] as const).map((variant) => {
     const ratio = ratios(
       results.map((r) => r[variant].leadgate),
       results.map((r) => r[variant].nginx),
     );
+    const floor = ratios(
+      results.map((r) => r[variant].nodeFloor),
+      results.map((r) => r[variant].nginx),
+    );
+    const ofFloor = ratios(
+      results.map((r) => r[variant].leadgate),
+      results.map((r) => r[variant].nodeFloor),
+    );
     return `### ${variant === 'html' ? 'HTML' : 'Markdown'} (\`Accept: ${ACCEPT[variant]}\`)
 
 Ratio: **${percent(ratio.median)}** of nginx (each round: ${ratio.each}). Target ≥ 50 %: ${verdict(ratio.median >= 0.5)}.
+Node's own floor (diagnostic): a bare \`node:http\` server answering the same bytes and headers did
+${percent(floor.median)} of nginx (each round: ${floor.each}); leadgate did ${percent(ofFloor.median)} of it.
 
 ${LOAD_HEADER}
 ${loadRow(
@@ -189,6 +204,10 @@ ${loadRow(
 ${loadRow(
   'nginx',
   results.map((r) => r[variant].nginx),
+)}
+${loadRow(
+  'bare node:http, same bytes (diagnostic)',
+  results.map((r) => r[variant].nodeFloor),
 )}`;
   });
   sections.push(`## GET ${PAGE} with content negotiation against nginx
@@ -198,7 +217,8 @@ ${CONNECTIONS} connections, ${seconds} s per measure after a 2 s warm-up, ${roun
 one worker (one core, like one Node.js process), the same dist/ and the same negotiation
 (bench/nginx.conf.template), access log on. No \`Accept-Encoding\`: both send the same bytes
 (checked before each round). nginx's CPU column near 1.00 shows it was saturated, so the ratio
-compares servers, not the load generator.
+compares servers, not the load generator. Diagnostic: bench/node-floor-server.ts, Node.js's HTTP
+layer alone answering leadgate's bytes and headers, the most a Node.js server can do here.
 
 ${parts.join('\n\n')}`);
 }

@@ -17,7 +17,10 @@ export const ACCEPT = {
 } as const;
 export type Variant = keyof typeof ACCEPT;
 
-export type SiteRound = Record<Variant, { leadgate: MeasuredLoad; nginx: MeasuredLoad }>;
+export type SiteRound = Record<
+  Variant,
+  { leadgate: MeasuredLoad; nginx: MeasuredLoad; nodeFloor: MeasuredLoad }
+>;
 
 const TEMPLATE = fileURLToPath(new URL('nginx.conf.template', import.meta.url));
 
@@ -100,7 +103,7 @@ export async function siteRound(
   seconds: number,
 ): Promise<SiteRound> {
   const dataDir = mkdtempSync(join(root, 'site-'));
-  const [port, nginxPort] = [await freePort(), await freePort()];
+  const [port, nginxPort, floorPort] = [await freePort(), await freePort(), await freePort()];
   const leadgateUrl = `http://127.0.0.1:${port}${PAGE}`;
   const nginxUrl = `http://127.0.0.1:${nginxPort}${PAGE}`;
   const env = {
@@ -115,6 +118,16 @@ export async function siteRound(
     await leadgate.stop();
     throw error;
   });
+  const floorUrl = `http://127.0.0.1:${floorPort}${PAGE}`;
+  const nodeFloor = await startServerProcess(
+    process.execPath,
+    ['--import', 'tsx', 'bench/node-floor-server.ts'],
+    { PORT: String(floorPort), LEADGATE_PAGE_URL: leadgateUrl },
+    floorUrl,
+  ).catch(async (error: unknown) => {
+    await Promise.all([leadgate.stop(), nginx.stop()]);
+    throw error;
+  });
   try {
     const round = {} as SiteRound;
     for (const variant of ['html', 'markdown'] as const) {
@@ -122,11 +135,12 @@ export async function siteRound(
       round[variant] = {
         leadgate: await measure(leadgate, leadgateUrl, variant, seconds),
         nginx: await measure(nginx, nginxUrl, variant, seconds),
+        nodeFloor: await measure(nodeFloor, floorUrl, variant, seconds),
       };
     }
     return round;
   } finally {
-    await Promise.all([leadgate.stop(), nginx.stop()]);
+    await Promise.all([leadgate.stop(), nginx.stop(), nodeFloor.stop()]);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
