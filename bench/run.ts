@@ -145,7 +145,8 @@ the servers one after the other. leadgate: \`node bin/leadgate.js serve\` as con
 (outbox provider, SQLite journal: every lead on disk before its answer, info logs), with
 RATE_LIMIT_PER_MINUTE=0; its background delivery runs during the measure. Diagnostics: the same app
 with a provider that does nothing, and with no destination (no step, so no delivery beside the load:
-the accept path alone, as when \`leadgate dispatch\` delivers elsewhere). Bare: Fastify, one route that parses the same JSON and answers 200.
+the accept path alone, as when \`leadgate dispatch\` delivers elsewhere). Bare: Fastify, one route
+that parses the same JSON and answers 200.
 Each lead has a distinct address. Where the time goes: docs/performance.md.
 
 Ratio (median of the rounds' ratios): **${percent(ratio.median)}** of the bare route (each round: ${ratio.each}).
