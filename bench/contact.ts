@@ -21,7 +21,11 @@ export interface ContactRound {
   noopProvider: MeasuredLoad;
   /** Diagnostic: the same app and journal with no destination: the accept path alone. */
   noDestination: MeasuredLoad;
+  /** Diagnostic: the app with a journal that writes nothing and no log line per request. */
+  noJournal: MeasuredLoad;
   bare: MeasuredLoad;
+  /** Diagnostic: node:http reading and parsing the same JSON, without Fastify. */
+  nodeFloor: MeasuredLoad;
 }
 
 async function measureServer(
@@ -50,8 +54,9 @@ async function measureServer(
 /**
  * The real server (`leadgate serve`: outbox provider, SQLite journal, each write on disk before the
  * answer, info logs) against bare Fastify, one after the other in the same round; between them, the
- * same app with a provider that does nothing, to tell the e-mails' share, and with no destination at
- * all, to tell the dispatcher's.
+ * same app with a provider that does nothing, to tell the e-mails' share, with no destination at
+ * all, to tell the dispatcher's, and with neither journal writes nor log lines, to tell theirs; after
+ * bare Fastify, Node's HTTP layer alone, to tell Fastify's.
  */
 export async function contactRound(
   root: string,
@@ -73,6 +78,18 @@ export async function contactRound(
       env,
       seconds,
     ),
+    noJournal: await measureServer(
+      root,
+      ['--import', 'tsx', 'bench/no-journal-server.ts'],
+      env,
+      seconds,
+    ),
     bare: await measureServer(root, ['--import', 'tsx', 'bench/bare-server.ts'], env, seconds),
+    nodeFloor: await measureServer(
+      root,
+      ['--import', 'tsx', 'bench/node-post-floor-server.ts'],
+      env,
+      seconds,
+    ),
   };
 }

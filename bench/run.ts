@@ -138,6 +138,14 @@ if (only.has('contact')) {
     results.map((r) => r.bare),
   );
   const p99 = medians(results.map((r) => r.leadgate)).p99;
+  const noJournal = ratios(
+    results.map((r) => r.noJournal),
+    results.map((r) => r.bare),
+  );
+  const nodeFloor = ratios(
+    results.map((r) => r.nodeFloor),
+    results.map((r) => r.bare),
+  );
   sections.push(`## POST /api/contact (accept path) against a bare Fastify route
 
 ${CONNECTIONS} connections, ${seconds} s per measure after a 3 s warm-up, ${rounds} rounds; each round measures
@@ -145,12 +153,18 @@ the servers one after the other. leadgate: \`node bin/leadgate.js serve\` as con
 (outbox provider, SQLite journal: every lead on disk before its answer, info logs), with
 RATE_LIMIT_PER_MINUTE=0; its background delivery runs during the measure. Diagnostics: the same app
 with a provider that does nothing, and with no destination (no step, so no delivery beside the load:
-the accept path alone, as when \`leadgate dispatch\` delivers elsewhere). Bare: Fastify, one route
-that parses the same JSON and answers 200.
+the accept path alone, as when \`leadgate dispatch\` delivers elsewhere), and with a journal that
+acknowledges each lead without writing it and no log line per request (bench/no-journal-server.ts:
+what the accept path costs apart from its durability and its logs, the floor of any journal or
+logging design). Bare: Fastify, one route that parses the same JSON and answers 200; below it,
+Node.js's HTTP layer alone reading and parsing the same body (bench/node-post-floor-server.ts).
 Each lead has a distinct address. Where the time goes: docs/performance.md.
 
 Ratio (median of the rounds' ratios): **${percent(ratio.median)}** of the bare route (each round: ${ratio.each}).
 Target ≥ 60 %: ${verdict(ratio.median >= 0.6)}. p99 of leadgate: **${ms(p99)}**. Target < 25 ms: ${verdict(p99 < 25)}.
+Floors (diagnostic): with no journal write and no log line, the accept path did
+${percent(noJournal.median)} of the bare route (each round: ${noJournal.each}); Node.js's HTTP layer
+alone did ${percent(nodeFloor.median)} of it (each round: ${nodeFloor.each}).
 
 ${LOAD_HEADER}
 ${loadRow(
@@ -166,8 +180,16 @@ ${loadRow(
   results.map((r) => r.noDestination),
 )}
 ${loadRow(
+  'leadgate, no journal write and no log line (diagnostic)',
+  results.map((r) => r.noJournal),
+)}
+${loadRow(
   'bare Fastify',
   results.map((r) => r.bare),
+)}
+${loadRow(
+  'bare node:http, same JSON parsed (diagnostic)',
+  results.map((r) => r.nodeFloor),
 )}`);
 }
 

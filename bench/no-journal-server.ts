@@ -1,0 +1,25 @@
+// Diagnostic rung of benchmark 1: what the accept path costs apart from its durability and its log
+// lines. The real app (Fastify, its hooks, validation, the intake's fingerprint, id and consent
+// record) with a journal that acknowledges each lead without writing it and logs at `warn` (no line
+// per request), and no destination. No journal or logging design can make the accept path cheaper
+// than this row (docs/performance.md, "The accept path's floor").
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { loggerOptions } from '../src/http/logging.ts';
+import { createStore } from '../src/store/create-store.ts';
+
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
+const store = await createStore(config);
+store.deliveries.accept = async ({ lead }) => ({
+  accepted: 'new',
+  leadId: lead.id,
+  existing: false,
+});
+const app = await buildApp({
+  config,
+  store,
+  provider: { name: 'none', destinations: [], alertAgency: async () => {}, close: async () => {} },
+  logger: loggerOptions(config),
+  siteDir: config.distDir,
+});
+await app.listen({ port: config.port, host: config.host });
