@@ -4,10 +4,6 @@
 // elsewhere (`leadgate dispatch` on another core or node, docs/delivery.md).
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
+import { NO_DESTINATION_PROVIDER } from './lib/no-destination-provider.ts';
 
-await startServer(loadConfig(), {
-  name: 'none',
-  destinations: [],
-  alertAgency: async () => {},
-  close: async () => {},
-});
+await startServer(loadConfig(), NO_DESTINATION_PROVIDER);

@@ -7,6 +7,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { loggerOptions } from '../src/http/logging.ts';
 import { createStore } from '../src/store/create-store.ts';
+import { NO_DESTINATION_PROVIDER } from './lib/no-destination-provider.ts';
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
 const store = await createStore(config);
@@ -15,10 +16,11 @@ store.deliveries.accept = async ({ lead }) => ({
   leadId: lead.id,
   existing: false,
 });
+// buildApp rather than startServer, which opens a store of its own: this one's journal is replaced.
 const app = await buildApp({
   config,
   store,
-  provider: { name: 'none', destinations: [], alertAgency: async () => {}, close: async () => {} },
+  provider: NO_DESTINATION_PROVIDER,
   logger: loggerOptions(config),
   siteDir: config.distDir,
 });

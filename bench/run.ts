@@ -133,19 +133,25 @@ if (only.has('contact')) {
     (r) =>
       `${Math.round(r.leadgate.requestsPerSecond)} vs bare ${Math.round(r.bare.requestsPerSecond)} req/s, p99 ${r.leadgate.p99} ms`,
   );
-  const ratio = ratios(
-    results.map((r) => r.leadgate),
-    results.map((r) => r.bare),
-  );
+  const ofBare = (server: keyof ContactRound) =>
+    ratios(
+      results.map((r) => r[server]),
+      results.map((r) => r.bare),
+    );
+  const [ratio, noJournal, nodeFloor] = [
+    ofBare('leadgate'),
+    ofBare('noJournal'),
+    ofBare('nodeFloor'),
+  ];
   const p99 = medians(results.map((r) => r.leadgate)).p99;
-  const noJournal = ratios(
-    results.map((r) => r.noJournal),
-    results.map((r) => r.bare),
-  );
-  const nodeFloor = ratios(
-    results.map((r) => r.nodeFloor),
-    results.map((r) => r.bare),
-  );
+  const rows: [string, keyof ContactRound][] = [
+    ['leadgate', 'leadgate'],
+    ['leadgate, provider doing nothing (diagnostic)', 'noopProvider'],
+    ['leadgate, no destination: the accept path alone (diagnostic)', 'noDestination'],
+    ['leadgate, no journal write and no log line (diagnostic)', 'noJournal'],
+    ['bare Fastify', 'bare'],
+    ['bare node:http, same JSON parsed (diagnostic)', 'nodeFloor'],
+  ];
   sections.push(`## POST /api/contact (accept path) against a bare Fastify route
 
 ${CONNECTIONS} connections, ${seconds} s per measure after a 3 s warm-up, ${rounds} rounds; each round measures
@@ -167,30 +173,14 @@ ${percent(noJournal.median)} of the bare route (each round: ${noJournal.each}); 
 alone did ${percent(nodeFloor.median)} of it (each round: ${nodeFloor.each}).
 
 ${LOAD_HEADER}
-${loadRow(
-  'leadgate',
-  results.map((r) => r.leadgate),
-)}
-${loadRow(
-  'leadgate, provider doing nothing (diagnostic)',
-  results.map((r) => r.noopProvider),
-)}
-${loadRow(
-  'leadgate, no destination: the accept path alone (diagnostic)',
-  results.map((r) => r.noDestination),
-)}
-${loadRow(
-  'leadgate, no journal write and no log line (diagnostic)',
-  results.map((r) => r.noJournal),
-)}
-${loadRow(
-  'bare Fastify',
-  results.map((r) => r.bare),
-)}
-${loadRow(
-  'bare node:http, same JSON parsed (diagnostic)',
-  results.map((r) => r.nodeFloor),
-)}`);
+${rows
+  .map(([name, server]) =>
+    loadRow(
+      name,
+      results.map((r) => r[server]),
+    ),
+  )
+  .join('\n')}`);
 }
 
 if (only.has('site')) {
