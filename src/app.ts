@@ -23,6 +23,7 @@ import { createFastPath } from './http/fast-path.ts';
 import { pageFastAnswer } from './http/page-fast-path.ts';
 import { createRefusedClients } from './http/refusal-fast-path.ts';
 import { registerSite } from './http/site-routes.ts';
+import { watchSite } from './http/site-watch.ts';
 import { rateLimitCounters } from './http/rate-limit-store.ts';
 import {
   DEFAULT_SERVER_TIMEOUTS,
@@ -42,6 +43,11 @@ export interface AppDependencies {
   timeouts?: ServerTimeouts;
   /** docs/site.md: the built site (dist/) to serve from memory; without it only the API answers. */
   siteDir?: string;
+  /**
+   * docs/site.md "Serving": take a new build of siteDir as soon as `leadgate build` swaps it in
+   * (src/http/site-watch.ts). On by default with a site.
+   */
+  watchSite?: boolean;
 }
 
 // Spec 1: CORS is open so browser-based agents can call the API; preflight needs no Origin check.
@@ -86,6 +92,7 @@ export async function buildApp({
   logger = false,
   timeouts = DEFAULT_SERVER_TIMEOUTS,
   siteDir,
+  watchSite: watching = true,
 }: AppDependencies) {
   // docs/reliability.md: Fastify refuses a declared Content-Length above the limit before reading a byte, and
   // stops reading a chunked body as soon as it passes the limit.
@@ -140,13 +147,14 @@ export async function buildApp({
     dispatcher,
     mode: config.delivery.mode,
   });
+  const formPages = siteDir ? readFormPages(siteDir) : undefined;
   const botTrap = createBotTrap(await store.secret('form-token'), config.limits.formMinFillMs);
   await registerApi(app, {
     intake,
     bodyLimit,
     rateLimit,
     botTrap,
-    ...(siteDir && { formPages: readFormPages(siteDir) }),
+    ...(formPages && { formPages }),
   });
   await registerMcp(app, { intake, siteUrl: config.siteUrl, siteDir, rateLimit });
   const newsletter = createNewsletter({
@@ -161,13 +169,28 @@ export async function buildApp({
       dispatcher.wake();
     },
   });
-  await registerNewsletterRoutes(app, newsletter, newsletterPageHtml(siteDir));
+  const newsletterPages = newsletterPageHtml(siteDir);
+  await registerNewsletterRoutes(app, newsletter, newsletterPages);
   const sweep = startIdempotencySweep(store, {
     onError: (error) => app.log.error({ err: error }, 'idempotency keys: sweep failed'),
   });
   app.addHook('onClose', async () => sweep.stop());
   registerOpenApiRoute(app, config.siteUrl);
   const site = siteDir ? registerSite(app, siteDir, { botTrap }) : undefined;
+  if (site && siteDir && watching) {
+    // A rebuild takes effect without a restart: pages, files, the pages of refused forms and of
+    // newsletter links, read again whole (docs/site.md, "Serving").
+    const watcher = watchSite(siteDir, {
+      onBuild: (builtAt) => {
+        site.reload();
+        formPages?.reload();
+        Object.assign(newsletterPages, newsletterPageHtml(siteDir));
+        app.log.info({ builtAt }, 'site: new build served');
+      },
+      onError: (error) => app.log.warn({ err: error }, 'site: new build not readable yet'),
+    });
+    app.addHook('onClose', async () => watcher.close());
+  }
   fastPath.answerWith(
     site ? [pageFastAnswer(site.files, EVERY_ANSWER), refusals.answer] : [refusals.answer],
   );

@@ -149,9 +149,28 @@
     problems[0].control.focus();
   }
 
+  /** A box group the schema requires (data-required-group) with none ticked: its first box, or null. */
+  function emptyGroup(fieldset) {
+    if (!fieldset.hasAttribute('data-required-group')) return null;
+    var boxes = fieldset.querySelectorAll('input[type=checkbox]');
+    var ticked = Array.prototype.some.call(boxes, function (box) {
+      return box.checked;
+    });
+    return ticked ? null : boxes[0] || null;
+  }
+
+  /**
+   * Every problem in the form's order, a required box group with the other fields: a fieldset is one
+   * of form.elements, before its boxes, so the group's message comes where the person sees it.
+   */
   function localProblems(form) {
     var problems = [];
     Array.prototype.forEach.call(form.elements, function (control) {
+      if (control.tagName === 'FIELDSET') {
+        var first = emptyGroup(control);
+        if (first) problems.push({ control: first, text: message(form, 'choice', first) });
+        return;
+      }
       var kind = control.name || control.type === 'checkbox' ? localProblem(control) : null;
       if (kind) problems.push({ control: control, text: message(form, kind, control) });
     });

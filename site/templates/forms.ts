@@ -79,7 +79,7 @@ ${inputField({ ...f, name: 'NOM', label: 'Nom', autocomplete: 'family-name' })}
 </div>
 ${inputField({ ...f, name: 'EMAIL', label: 'Adresse e-mail', autocomplete: 'email', help: 'Vous recevez aussitôt un e-mail de confirmation.' })}
 ${inputField({ ...f, name: 'JOB_TITLE', label: 'Votre métier ou activité', autocomplete: 'organization-title' })}
-<fieldset class="field choices" id="${pillarsId}" data-field="TYPE_BESOIN">
+<fieldset class="field choices" id="${pillarsId}" data-field="TYPE_BESOIN" data-required-group>
 <legend>Les piliers concernés${requiredMark(true)}</legend>
 <p class="help">Cochez au moins une case ; si vous hésitez, cochez les trois.</p>
 ${pillars}

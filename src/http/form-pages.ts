@@ -46,15 +46,23 @@ function refererPath(request: FastifyRequest): string | undefined {
  * answered with its own page (src/http/form-error-page.ts). Among the pages with a form for the
  * endpoint, the one whose hidden fields match the body wins, then the Referer's, then the first.
  */
-export function readFormPages(dir: string): FormPages {
-  const byAction = new Map<string, FormPage[]>();
-  for (const page of readManifest(dir).pages) {
-    const html = readFileSync(join(dir, page.html), 'utf8');
-    for (const [action, form] of formsOf(page.path, html)) {
-      byAction.set(action, [...(byAction.get(action) ?? []), form]);
+export function readFormPages(dir: string): FormPages & { reload(): void } {
+  const read = () => {
+    const forms = new Map<string, FormPage[]>();
+    for (const page of readManifest(dir).pages) {
+      const html = readFileSync(join(dir, page.html), 'utf8');
+      for (const [action, form] of formsOf(page.path, html)) {
+        forms.set(action, [...(forms.get(action) ?? []), form]);
+      }
     }
-  }
+    return forms;
+  };
+  let byAction = read();
   return {
+    /** After a rebuild (src/http/site-watch.ts): a refused post comes back as the new page. */
+    reload() {
+      byAction = read();
+    },
     pageFor(request, action) {
       const body = (request.body ?? {}) as Record<string, unknown>;
       const referer = refererPath(request);

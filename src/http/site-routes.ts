@@ -33,37 +33,44 @@ function send(reply: FastifyReply, { status, representation }: Selected) {
 }
 
 /** Every public file by exact path, each a choice between representations by request headers. */
-export type SiteFiles = ReadonlyMap<string, (headers: IncomingHttpHeaders) => Selected>;
-
-export interface SiteHandlers {
-  /** The site's files, for the page fast path (src/http/page-fast-path.ts). */
-  files: SiteFiles;
-  /** The 404 page (HTML, or its Markdown when asked for) for a path that is not under /api/. */
-  notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply;
+export interface SiteFiles {
+  get(path: string): ((headers: IncomingHttpHeaders) => Selected) | undefined;
 }
 
-/**
- * Serves dist/ from memory (@fastify/static is ~6× slower than nginx: docs/performance.md): every
- * file and its headers are loaded once here, and a request only picks a representation. GET and
- * HEAD. The same table answers through Fastify and through the page fast path. With `botTrap`,
- * a page with a form gets a signed time in its token input (src/http/live-form-page.ts).
- */
-export function registerSite(
-  app: FastifyInstance,
-  dir: string,
-  { botTrap }: { botTrap?: Pick<BotTrap, 'issue'> } = {},
-): SiteHandlers {
-  const manifest = readManifest(dir);
-  const files = new Map<string, (headers: IncomingHttpHeaders) => Selected>();
-  const route = (url: string, choose: (headers: IncomingHttpHeaders) => Selected) => {
-    // A route the API already owns (/openapi.json) keeps its handler: same document, one source.
-    if (app.hasRoute({ method: 'GET', url })) return;
-    files.set(url, choose);
-    // No request log lines for these files (warnings and errors still are): two masked lines per
-    // page view cost 40 % of the throughput against nginx (docs/performance.md).
-    app.get(url, { logLevel: 'warn' }, (request, reply) => send(reply, choose(request.headers)));
-  };
+export interface SiteHandlers {
+  /** The site's files, for the page fast path (src/http/page-fast-path.ts): always the current build. */
+  files: SiteFiles;
+  /**
+   * The 404 page (HTML, or its Markdown when asked for) for a path that is not under /api/; a page a
+   * later build added, or its trailing-slash spelling, is answered here when Fastify has no route.
+   */
+  notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply;
+  /** Reads dist/ again (after `leadgate build` swapped it, docs/site.md "Serving"); throws if unreadable. */
+  reload(): void;
+}
 
+type Choose = (headers: IncomingHttpHeaders) => Selected;
+
+/** One build of dist/, loaded: what a request is answered from until the next build is swapped in. */
+interface SiteTable {
+  files: Map<string, Choose>;
+  /** Page paths ("/services"), for the trailing-slash redirect. */
+  pages: Set<string>;
+  notFoundHtml: StaticFile;
+  notFoundMarkdown: StaticFile;
+}
+
+function loadTable(
+  dir: string,
+  botTrap: Pick<BotTrap, 'issue'> | undefined,
+  owned: (url: string) => boolean,
+): SiteTable {
+  const manifest = readManifest(dir);
+  const files = new Map<string, Choose>();
+  const route = (url: string, choose: Choose) => {
+    // A route the API already owns (/openapi.json) keeps its handler: same document, one source.
+    if (!owned(url)) files.set(url, choose);
+  };
   for (const page of manifest.pages) {
     const markdownUrl = `${manifest.siteUrl}${page.markdownPath}`;
     const canonical = `${manifest.siteUrl}${page.path}`;
@@ -91,15 +98,7 @@ export function registerSite(
       select(headers, prefersMarkdown(headers.accept) ? negotiated : html(), 200),
     );
     route(page.markdownPath, (headers) => select(headers, markdown, 200));
-    if (page.path !== '/') {
-      // One URL per page: "/services/" answers with a permanent redirect to "/services".
-      app.get(`${page.path}/`, { logLevel: 'warn' }, (request, reply) => {
-        const query = request.url.indexOf('?');
-        return reply.redirect(page.path + (query === -1 ? '' : request.url.slice(query)), 301);
-      });
-    }
   }
-
   for (const entry of manifest.files) {
     const file = loadFile(dir, entry.file, {
       cacheControl: entry.immutable ? IMMUTABLE_CACHE : PAGE_CACHE,
@@ -107,20 +106,71 @@ export function registerSite(
     });
     route(entry.path, (headers) => select(headers, file, 200));
   }
-
   const noCache = { cacheControl: 'no-cache', vary: 'Accept, Accept-Encoding' };
-  const notFoundHtml = loadFile(dir, manifest.notFound.html, noCache);
-  const notFoundMarkdown = loadFile(dir, manifest.notFound.markdown, noCache);
   return {
     files,
-    notFound: (request, reply) =>
-      send(
-        reply,
-        select(
-          request.headers,
-          prefersMarkdown(request.headers.accept) ? notFoundMarkdown : notFoundHtml,
-          404,
-        ),
+    pages: new Set(manifest.pages.map((page) => page.path).filter((path) => path !== '/')),
+    notFoundHtml: loadFile(dir, manifest.notFound.html, noCache),
+    notFoundMarkdown: loadFile(dir, manifest.notFound.markdown, noCache),
+  };
+}
+
+/**
+ * Serves dist/ from memory (@fastify/static is ~6× slower than nginx: docs/performance.md): every
+ * file and its headers are loaded once per build, and a request only picks a representation. GET
+ * and HEAD. The same table answers through Fastify and through the page fast path; `reload()`
+ * swaps in the next build whole, so a request sees one build or the other, never a mix. With
+ * `botTrap`, a page with a form gets a signed time in its token input (src/http/live-form-page.ts).
+ */
+export function registerSite(
+  app: FastifyInstance,
+  dir: string,
+  { botTrap }: { botTrap?: Pick<BotTrap, 'issue'> } = {},
+): SiteHandlers {
+  // The site's own routes, so a later build does not take them for routes the API owns.
+  const mine = new Set<string>();
+  const owned = (url: string) => !mine.has(url) && app.hasRoute({ method: 'GET', url });
+  let table = loadTable(dir, botTrap, owned);
+
+  const notFoundPage = (request: FastifyRequest, reply: FastifyReply) =>
+    send(
+      reply,
+      select(
+        request.headers,
+        prefersMarkdown(request.headers.accept) ? table.notFoundMarkdown : table.notFoundHtml,
+        404,
       ),
+    );
+
+  const answer = (request: FastifyRequest, reply: FastifyReply) => {
+    const query = request.url.indexOf('?');
+    const path = query === -1 ? request.url : request.url.slice(0, query);
+    const choose = table.files.get(path);
+    if (choose) return send(reply, choose(request.headers));
+    // One URL per page: "/services/" answers with a permanent redirect to "/services".
+    const bare = path.endsWith('/') ? path.slice(0, -1) : '';
+    if (bare && table.pages.has(bare)) {
+      return reply.redirect(bare + (query === -1 ? '' : request.url.slice(query)), 301);
+    }
+    return notFoundPage(request, reply);
+  };
+
+  // Fastify routes for this build's paths (no request log lines for them, warnings and errors
+  // still are: two masked lines per page view cost 40 % of the throughput against nginx,
+  // docs/performance.md). Each looks the current build up, so a page a rebuild removed is a 404.
+  for (const url of [...table.files.keys(), ...[...table.pages].map((path) => `${path}/`)]) {
+    mine.add(url);
+    app.get(url, { logLevel: 'warn' }, answer);
+  }
+
+  return {
+    files: { get: (path) => table.files.get(path) },
+    notFound: (request, reply) =>
+      request.method === 'GET' || request.method === 'HEAD'
+        ? answer(request, reply)
+        : notFoundPage(request, reply),
+    reload: () => {
+      table = loadTable(dir, botTrap, owned);
+    },
   };
 }
