@@ -9,6 +9,8 @@
  * (docs/site.md, "The agency's identity").
  */
 
+import type { MailTexts } from '../src/mail/mail-identity.ts';
+
 export interface PostalAddress {
   street: string;
   postalCode: string;
@@ -39,6 +41,15 @@ export interface PriceRange {
   price: string;
   includes: string;
 }
+
+/**
+ * The e-mails' words (docs/emails.md, src/mail/mail-identity.ts). `{prénom}` is the person's first
+ * name (only in `greeting.named`), `{agence}` the agency's name, anywhere.
+ */
+export type AgencyEmails = MailTexts & {
+  /** The sender's display name: `"Repère" <MAIL_FROM's address>`. */
+  senderName: string;
+};
 
 export interface Agency {
   name: string;
@@ -71,6 +82,9 @@ export interface Agency {
   /** Short figures for the proof blocks: "38 clients accompagnés". */
   figures: { value: string; label: string }[];
   prices: PriceRange[];
+  /** The colour of the e-mails' header band and buttons (white text on it must read: 4.5:1). */
+  brandColor: string;
+  emails: AgencyEmails;
 }
 
 const SAMPLE_VALUES = new Set<string>();
@@ -185,6 +199,28 @@ export const AGENCY: Agency = {
       ),
     },
   ],
+  brandColor: '#1d4ed8',
+  emails: {
+    senderName: sample('Repère'),
+    greeting: { named: 'Bonjour {prénom},', anonymous: 'Bonjour,' },
+    closing: 'À très vite,',
+    signature: [sample('Claire Martin'), 'pour l’équipe de {agence}'],
+    confirmation: {
+      subject: 'Nous avons bien reçu votre demande',
+      thanks: 'Merci pour votre message : il est bien arrivé chez nous.',
+      nextSteps:
+        'Une personne de l’équipe lit votre demande et vous répond elle-même sous 24 heures ouvrées (hors week-ends et jours fériés). Vous n’avez rien d’autre à faire.',
+      reply:
+        'Une précision à ajouter ? Répondez simplement à cet e-mail : votre message rejoint votre demande.',
+    },
+    optIn: {
+      subject: 'Confirmez votre inscription à la newsletter',
+      intro:
+        'Quelqu’un, sans doute vous, a demandé à recevoir la newsletter de {agence} à cette adresse : un conseil concret par mois. Il reste une étape : confirmer que cette adresse est bien la vôtre.',
+      button: 'Confirmer mon inscription',
+      validity: 'Ce lien est valable 7 jours.',
+    },
+  },
 };
 
 /** "legal.siret: 912 345 678 00014" for every sample value still present in `agency`. */
