@@ -13,10 +13,11 @@ const PARTS = new Intl.DateTimeFormat('fr-FR', {
   hourCycle: 'h23',
 });
 
-/** « 26 novembre 2026 à 6 h 48 », in Europe/Paris time. */
+/** « 26 novembre 2026 à 6 h 48 », in Europe/Paris time (U+00A0 around « h »). */
 export function frenchDateTime(date: Date): string {
   const part: Record<string, string> = {};
   for (const { type, value } of PARTS.formatToParts(date)) part[type] = value;
   const day = part.day === '1' ? '1er' : part.day;
-  return `${day} ${part.month} ${part.year} à ${Number(part.hour)} h ${part.minute}`;
+  // No-break spaces around « h » (French typography): a line never ends between 6 and h.
+  return `${day} ${part.month} ${part.year} à ${Number(part.hour)}\u00a0h\u00a0${part.minute}`;
 }
