@@ -1,234 +1,147 @@
 /**
- * THE AGENCY'S IDENTITY: the one file the operator edits before going live.
+ * THE AGENCY'S IDENTITY, loaded from site/agency.yaml (or the file AGENCY_FILE names): the one
+ * file the operator edits before going live (docs/site.md, "L'identité de l'agence"). This module
+ * is the loader and the types, not the place to edit.
  *
- * The legal notice, the footer, the proof blocks of the pages, the JSON-LD, the identity part of
- * /llms.txt (and the privacy notice) are generated from `AGENCY`. Every value written
- * `sample('…')` is a SAMPLE shipped so the site looks finished: replace it with the real value,
- * written as a plain string, without `sample(…)`. `leadgate build` lists each sample value still
- * present, and refuses to build with NODE_ENV=production unless given `--allow-sample-identity`
- * (docs/site.md, "The agency's identity").
+ * The legal notice, the footer, the proof blocks, the references, the JSON-LD, the identity part of
+ * /llms.txt, the privacy notice and the e-mails are generated from `AGENCY`. Every value written
+ * `!exemple …` in the file is a SAMPLE shipped so the site looks finished: `leadgate build` lists
+ * each one still present, and refuses to build with NODE_ENV=production unless given
+ * `--allow-sample-identity` (site/identity-check.ts).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Value from 'typebox/value';
+import { parseDocument, type Document } from 'yaml';
+import { AgencySchema, type Agency, type PostalAddress } from './agency-schema.ts';
+import { contrastRatio, MIN_CONTRAST } from './agency-colors.ts';
+import {
+  fieldName,
+  IdentityFileError,
+  lineOf,
+  schemaMessage,
+  syntaxMessage,
+  type SchemaProblem,
+} from './agency-errors.ts';
 
-import type { MailTexts } from '../src/mail/mail-identity.ts';
+export type {
+  Agency,
+  Person,
+  Picture,
+  PostalAddress,
+  PriceRange,
+  Reference,
+} from './agency-schema.ts';
+export { IdentityFileError } from './agency-errors.ts';
 
-export interface PostalAddress {
-  street: string;
-  postalCode: string;
-  locality: string;
-  country: string;
+/** The sample shipped with the code: the example every rebranding starts from. */
+export const SAMPLE_IDENTITY_FILE = join(dirname(fileURLToPath(import.meta.url)), 'agency.yaml');
+
+export interface LoadedIdentity {
+  agency: Agency;
+  /** The file read, as given (the name error lines and warnings show). */
+  file: string;
+  /** Where its logo, photos and screenshots are: images/ beside the file. */
+  imagesDir: string;
+  /** Every value tagged `!exemple` in the file. */
+  samples: Set<string>;
 }
 
-export interface Person {
-  name: string;
-  role: string;
-  /** One sentence a prospective client reads: experience, what this person does for them. */
-  bio: string;
+/** The identity file this process uses: AGENCY_FILE, else the sample in site/. */
+export function identityFilePath(env: NodeJS.ProcessEnv = process.env): string {
+  return env.AGENCY_FILE ? resolve(env.AGENCY_FILE) : SAMPLE_IDENTITY_FILE;
 }
 
-export interface Reference {
-  client: string;
-  /** Sector and town, as a client would say it: "Cabinet d’avocats, Lyon 3e". */
-  context: string;
-  /** What changed, with a figure when there is one. */
-  result: string;
-  /** The site the agency made or improved, when the client agrees to show it. */
-  url?: string;
+function fail(file: string, line: number, field: string, message: string): never {
+  const where = field ? `${field} : ` : '';
+  throw new IdentityFileError(`${file}, ligne ${line} : ${where}${message}`);
 }
 
-export interface PriceRange {
-  service: string;
-  /** As displayed: "à partir de 2 400 € HT". */
-  price: string;
-  includes: string;
+/** The files the identity names must exist in images/, the brand colour must be readable. */
+function checkResources(identity: LoadedIdentity, doc: Document, text: string): void {
+  const { agency, file, imagesDir } = identity;
+  const at = (path: (string | number)[], message: string): never =>
+    fail(file, lineOf(doc, text, path), fieldName(path), message);
+  const files: [(string | number)[], string][] = [
+    [['logo'], agency.logo],
+    ...agency.team.flatMap((person, index): [(string | number)[], string][] =>
+      person.photo ? [[['team', index, 'photo', 'file'], person.photo.file]] : [],
+    ),
+    ...agency.references.flatMap((reference, index): [(string | number)[], string][] =>
+      reference.screenshot
+        ? [[['references', index, 'screenshot', 'file'], reference.screenshot.file]]
+        : [],
+    ),
+  ];
+  for (const [path, name] of files) {
+    if (!existsSync(join(imagesDir, name))) at(path, `le fichier ${name} manque dans ${imagesDir}`);
+  }
+  const ratio = contrastRatio(agency.brandColor, '#ffffff');
+  if (ratio < MIN_CONTRAST) {
+    at(
+      ['brandColor'],
+      `${agency.brandColor} est trop pâle : contraste ${ratio.toFixed(1).replace('.', ',')}:1 avec le texte blanc des boutons, il faut au moins 4,5:1 (WCAG AA) ; choisissez une teinte plus foncée`,
+    );
+  }
 }
 
-/**
- * The e-mails' words (docs/emails.md, src/mail/mail-identity.ts). `{prénom}` is the person's first
- * name (only in `greeting.named`), `{agence}` the agency's name, anywhere.
- */
-export type AgencyEmails = MailTexts & {
-  /** The sender's display name: `"Repère" <MAIL_FROM's address>`. */
-  senderName: string;
-};
-
-export interface Agency {
-  name: string;
-  tagline: string;
-  /** Two or three sentences: the JSON-LD description and the llms.txt summary. */
-  summary: string;
-  legal: {
-    companyName: string;
-    legalForm: string;
-    /** Share capital as displayed, with its currency: "5 000 €". */
-    capital: string;
-    siret: string;
-    /** "RCS Lyon 912 345 678". */
-    registration: string;
-    vatNumber: string;
-    address: PostalAddress;
+/** Reads and validates an identity file; any problem is one IdentityFileError line. */
+export function loadIdentity(path: string): LoadedIdentity {
+  if (!existsSync(path)) {
+    throw new IdentityFileError(`${path} : fichier d’identité introuvable (AGENCY_FILE ?)`);
+  }
+  const text = readFileSync(path, 'utf8');
+  const samples = new Set<string>();
+  const doc = parseDocument(text, {
+    customTags: [
+      {
+        tag: '!exemple',
+        resolve(value: string) {
+          samples.add(value);
+          return value;
+        },
+      },
+    ],
+  });
+  const syntax = doc.errors[0];
+  if (syntax) {
+    const { line, message } = syntaxMessage(syntax);
+    fail(path, line, '', message);
+  }
+  const value: unknown = doc.toJS() ?? {};
+  const problems = [...Value.Errors(AgencySchema, value)] as SchemaProblem[];
+  if (problems.length) {
+    // One line: the most telling problem (a sentence written for it), then the file's order.
+    const found = problems.map((problem) => schemaMessage(AgencySchema, problem));
+    const first = found
+      .map((entry) => ({ ...entry, line: lineOf(doc, text, entry.path) }))
+      .sort((a, b) => a.rank - b.rank || a.line - b.line)[0]!;
+    fail(path, first.line, fieldName(first.path), first.message);
+  }
+  const identity = {
+    agency: value as Agency,
+    file: path,
+    imagesDir: join(dirname(path), 'images'),
+    samples,
   };
-  contact: {
-    email: string;
-    /** As dialled from abroad, for tel: links and JSON-LD: "+33465711234". */
-    phone: string;
-    /** As read in France: "04 65 71 12 34". */
-    phoneDisplay: string;
-    hours: string;
-  };
-  publicationDirector: { name: string; role: string };
-  host: { name: string; address: string; phone: string };
-  team: Person[];
-  references: Reference[];
-  /** Short figures for the proof blocks: "38 clients accompagnés". */
-  figures: { value: string; label: string }[];
-  prices: PriceRange[];
-  /** The colour of the e-mails' header band and buttons (white text on it must read: 4.5:1). */
-  brandColor: string;
-  emails: AgencyEmails;
+  checkResources(identity, doc, text);
+  return identity;
 }
 
-const SAMPLE_VALUES = new Set<string>();
-
-/** Marks a shipped sample value: the build warns while one is left (see the top of this file). */
-function sample(value: string): string {
-  SAMPLE_VALUES.add(value);
-  return value;
-}
-
-export const AGENCY: Agency = {
-  name: sample('Repère'),
-  tagline: 'Agence web de proximité',
-  summary:
-    'Agence web française pour les indépendants, commerces et artisans à clientèle locale : sites sur mesure, fiche d’établissement Google, référencement local et visibilité dans les assistants IA. Spécialisée pour les avocats, les boutiques et les entreprises du BTP. Une personne répond à chaque demande de contact sous 24 heures ouvrées.',
-  legal: {
-    companyName: sample('Repère Web'),
-    legalForm: sample('SAS'),
-    capital: sample('5 000 €'),
-    siret: sample('912 345 678 00014'),
-    registration: sample('RCS Lyon 912 345 678'),
-    vatNumber: sample('FR 27 912 345 678'),
-    address: {
-      street: sample('14 rue de la République'),
-      postalCode: sample('69002'),
-      locality: sample('Lyon'),
-      country: 'France',
-    },
-  },
-  contact: {
-    email: sample('bonjour@agence-repere.example'),
-    phone: sample('+33465711234'),
-    phoneDisplay: sample('04 65 71 12 34'),
-    hours: sample('du lundi au vendredi, de 9 h à 18 h'),
-  },
-  publicationDirector: { name: sample('Claire Martin'), role: sample('présidente') },
-  host: {
-    name: sample('OVH SAS'),
-    address: sample('2 rue Kellermann, 59100 Roubaix, France'),
-    phone: sample('1007'),
-  },
-  team: [
-    {
-      name: sample('Claire Martin'),
-      role: sample('Fondatrice, stratégie et référencement local'),
-      bio: sample(
-        'Douze ans de référencement pour des cabinets et des commerces ; elle lit chaque demande de diagnostic.',
-      ),
-    },
-    {
-      name: sample('Yanis Benali'),
-      role: sample('Développeur, sites et performances'),
-      bio: sample(
-        'Construit des sites qui s’affichent en moins d’une seconde sur un téléphone d’entrée de gamme.',
-      ),
-    },
-    {
-      name: sample('Élodie Garnier'),
-      role: sample('Rédactrice, fiches Google et contenus'),
-      bio: sample(
-        'Ancienne juriste : elle écrit des pages claires qui respectent les règles de chaque profession.',
-      ),
-    },
-  ],
-  references: [
-    {
-      client: sample('Cabinet Ferrand Avocats'),
-      context: sample('Droit de la famille, Lyon 3e'),
-      result: sample('Trois fois plus de premiers rendez-vous demandés par le site en six mois.'),
-    },
-    {
-      client: sample('Atelier Vélo Croix-Rousse'),
-      context: sample('Boutique et réparation, Lyon 4e'),
-      result: sample(
-        'Passée de 12 à 140 avis Google ; premier résultat sur « réparation vélo Lyon ».',
-      ),
-    },
-    {
-      client: sample('Durand Rénovation'),
-      context: sample('Artisan du bâtiment, Villeurbanne'),
-      result: sample(
-        'Deux demandes de devis par semaine venues du site, contre deux par mois avant.',
-      ),
-    },
-  ],
-  figures: [
-    { value: sample('38'), label: 'clients accompagnés depuis 2019' },
-    { value: '24 h', label: 'ouvrées au plus pour une réponse humaine' },
-    { value: sample('4,9/5'), label: sample('note moyenne de nos clients sur Google') },
-  ],
-  prices: [
-    {
-      service: 'Diagnostic de présence en ligne',
-      price: 'gratuit',
-      includes: 'Les trois points à corriger en priorité, par écrit, sans engagement.',
-    },
-    {
-      service: 'Fiche d’établissement Google',
-      price: sample('à partir de 390 € HT'),
-      includes: sample('Fiche complétée, vérifiée, photos, catégories et réponses aux avis.'),
-    },
-    {
-      service: 'Site sur mesure',
-      price: sample('à partir de 2 400 € HT'),
-      includes: sample('Cinq à dix pages rédigées, rapides, accessibles, formulaire et mesure.'),
-    },
-    {
-      service: 'Référencement local et visibilité IA',
-      price: sample('à partir de 290 € HT par mois'),
-      includes: sample(
-        'Pages locales, citations, suivi des positions et des réponses des assistants.',
-      ),
-    },
-  ],
-  brandColor: '#1d4ed8',
-  emails: {
-    senderName: sample('Repère'),
-    greeting: { named: 'Bonjour {prénom},', anonymous: 'Bonjour,' },
-    closing: 'À très vite,',
-    signature: [sample('Claire Martin'), 'pour l’équipe de {agence}'],
-    confirmation: {
-      subject: 'Nous avons bien reçu votre demande',
-      thanks: 'Merci pour votre message : il est bien arrivé chez nous.',
-      nextSteps:
-        'Une personne de l’équipe lit votre demande et vous répond elle-même sous 24 heures ouvrées (hors week-ends et jours fériés). Vous n’avez rien d’autre à faire.',
-      reply:
-        'Une précision à ajouter ? Répondez simplement à cet e-mail : votre message rejoint votre demande.',
-    },
-    optIn: {
-      subject: 'Confirmez votre inscription à la newsletter',
-      intro:
-        'Quelqu’un, sans doute vous, a demandé à recevoir la newsletter de {agence} à cette adresse : un conseil concret par mois. Il reste une étape : confirmer que cette adresse est bien la vôtre.',
-      button: 'Confirmer mon inscription',
-      validity: 'Ce lien est valable 7 jours.',
-    },
-  },
-};
+/** Read once, when the process starts (build, serve): a malformed file stops it with one line. */
+export const IDENTITY: LoadedIdentity = loadIdentity(identityFilePath());
+export const AGENCY: Agency = IDENTITY.agency;
 
 /** "legal.siret: 912 345 678 00014" for every sample value still present in `agency`. */
-export function sampleValuesLeft(agency: Agency = AGENCY): string[] {
+export function sampleValuesLeft(
+  agency: Agency = AGENCY,
+  samples: ReadonlySet<string> = IDENTITY.samples,
+): string[] {
   const found: string[] = [];
   const walk = (value: unknown, path: string) => {
     if (typeof value === 'string') {
-      if (SAMPLE_VALUES.has(value)) found.push(`${path}: ${value}`);
+      if (samples.has(value)) found.push(`${path}: ${value}`);
     } else if (Array.isArray(value)) {
       value.forEach((item, index) => walk(item, `${path}[${index}]`));
     } else if (value && typeof value === 'object') {

@@ -4,7 +4,15 @@ import { buildOpenApiDocument } from '../src/openapi/document.ts';
 import { questionnaireDocument, questionnairePath } from '../src/schemas/questionnaires.ts';
 import { MANIFEST_FILE, type SiteManifest } from '../src/schemas/site-manifest.ts';
 import { endpointCount } from '../src/schemas/lead-kinds.ts';
+import { IDENTITY } from './agency.ts';
 import { buildAssets } from './assets-pipeline.ts';
+import { identityAssets } from './proof-assets.ts';
+import {
+  caseCards,
+  caseListMarkdown,
+  caseScreenshots,
+  caseStudyMarkdown,
+} from './templates/case-study.ts';
 import { robotsTxt, sitemapXml } from './crawl-files.ts';
 import { developersReference } from './developers-reference.ts';
 import { checkIdentity, type IdentityPolicy } from './identity-check.ts';
@@ -67,6 +75,18 @@ const DEVELOPERS_FALLBACK: Page = {
   body: '',
 };
 
+/** "site-sur-mesure" → "Site sur mesure": the service pages' short titles, by the end of their path. */
+function serviceTitles(pages: Page[]): Map<string, string> {
+  return new Map(
+    pages
+      .filter((page) => page.path.startsWith('/services/'))
+      .map((page) => [page.path.slice('/services/'.length), page.title.split(/\s:\s/)[0]!]),
+  );
+}
+
+/** The « Réalisations » index: the case studies below its text. */
+const CASES_INDEX = '/realisations';
+
 /** /developers = its Markdown content (if written), then the API reference generated from src/schemas. */
 function withGeneratedParts(content: Page[], siteUrl: string, privacy: PrivacySettings): Page[] {
   const pages = content.some((page) => page.path === '/developers')
@@ -74,6 +94,10 @@ function withGeneratedParts(content: Page[], siteUrl: string, privacy: PrivacySe
     : [...content, DEVELOPERS_FALLBACK];
   return pages.map((page) => {
     if (page.path === '/404') return { ...page, noindex: true };
+    if (page.caseStudy) {
+      const facts = caseStudyMarkdown(page.caseStudy, serviceTitles(content));
+      return { ...page, body: `${facts}\n\n${page.body}`.trim() };
+    }
     if (page.path === '/politique-de-confidentialite') {
       return { ...page, body: `${privacyNoticeMarkdown(privacy)}\n\n${page.body}` };
     }
@@ -93,7 +117,10 @@ function withGeneratedParts(content: Page[], siteUrl: string, privacy: PrivacySe
 function layoutContext(
   pages: Page[],
   siteUrl: string,
-  assets: Pick<LayoutContext, 'stylesheet' | 'script' | 'illustrations'>,
+  assets: Pick<
+    LayoutContext,
+    'stylesheet' | 'script' | 'illustrations' | 'logo' | 'favicon' | 'themeColor' | 'proof'
+  >,
 ): LayoutContext {
   const exists = (path: string) => pages.some((page) => page.path === path);
   const titled = (page: Page) => ({
@@ -141,21 +168,20 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const { siteUrl } = options;
   const privacy = options.privacy ?? DEFAULT_PRIVACY;
   const warnings = checkIdentity(options.identity ?? { production: false, allowSamples: false });
-  const pages = withGeneratedParts(
-    loadPages(options.contentDir ?? join(SITE_DIR, 'content')),
-    siteUrl,
-    privacy,
-  );
-  const assets = buildAssets(join(SITE_DIR, 'assets'));
-  const context = layoutContext(pages, siteUrl, assets);
-  const files = new Map<string, string>(assets.files);
+  const contentDir = options.contentDir ?? join(SITE_DIR, 'content');
+  const pages = withGeneratedParts(loadPages(contentDir), siteUrl, privacy);
+  const assets = buildAssets(join(SITE_DIR, 'assets'), IDENTITY.agency.brandColor);
+  const identity = await identityAssets(IDENTITY, pages, contentDir);
+  const context = layoutContext(pages, siteUrl, { ...assets, ...identity });
+  const files = new Map<string, string | Buffer>([...assets.files, ...identity.files]);
+  const cases = identity.proof.cases;
   const manifest: SiteManifest = {
     siteUrl,
     settings: privacySettingsKey(privacy),
     builtAt: new Date().toISOString(),
     pages: [],
     notFound: { html: htmlFile('/404'), markdown: '404.md' },
-    files: [...assets.files.keys()].map((file) => ({
+    files: [...files.keys()].map((file) => ({
       path: `/${file}`,
       file,
       immutable: file.startsWith('assets/'),
@@ -165,8 +191,17 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const rendered = pages.map((page) => {
     const forms = pageForms(page);
     const body = linkCards(renderMarkdown(page.body, page.source), assets.illustrations);
-    const content = `${body}\n${forms}\n${updatedLine(page.updated)}`;
-    const markdown = pageMarkdown(page, siteUrl);
+    // A case study's screenshots under its text; the index's cards under its own (docs/site.md, "Réalisations").
+    const shown = cases.find((item) => item.path === page.path);
+    const extra =
+      page.path === CASES_INDEX && cases.length ? caseCards(cases, 2) : caseScreenshots(shown);
+    const content = `${body}\n${extra}\n${forms}\n${updatedLine(page.updated)}`;
+    const markdown = pageMarkdown(
+      page.path === CASES_INDEX
+        ? { ...page, body: `${page.body}\n\n${caseListMarkdown(cases)}` }
+        : page,
+      siteUrl,
+    );
     // The whole page, templates and forms included, reads in French typography (docs/site.md, "Design").
     files.set(htmlFile(page.path), typeset(layout(context, page, content, forms !== '')));
     files.set(markdownPath(page.path).slice(1), markdown);

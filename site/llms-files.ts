@@ -96,7 +96,9 @@ export function llmsTxt(pages: Page[], siteUrl: string): string {
   const overview = ['/', '/services', '/secteurs']
     .map(find)
     .filter((page) => page !== undefined && !taken.has(page.path)) as Page[];
-  const listed = new Set([...services, ...sectors, ...overview].map((page) => page.path));
+  // The proof an assistant can cite: each case study, its client, its figure.
+  const cases = publicPages.filter((page) => page.path === '/realisations' || page.caseStudy);
+  const listed = new Set([...services, ...sectors, ...overview, ...cases].map((page) => page.path));
   const others = publicPages.filter((page) => !listed.has(page.path) && !taken.has(page.path));
 
   return `# ${AGENCY.name}
@@ -128,6 +130,10 @@ ${[...overview, ...services].map((page) => pageLink(page, siteUrl)).join('\n')}
 ## Secteurs
 
 ${sectors.flatMap((page) => [pageLink(page, siteUrl), questionnaireLink(page, siteUrl)]).join('\n')}
+
+## Réalisations
+
+${cases.map((page) => pageLink(page, siteUrl)).join('\n')}
 
 ## Optional
 

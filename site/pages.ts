@@ -3,6 +3,7 @@ import { join, relative, sep } from 'node:path';
 import matter from 'gray-matter';
 import { QUESTIONNAIRES, type AuditQuestion } from '../src/schemas/questionnaires.ts';
 import { SECTORS, type Sector } from '../src/schemas/sectors.ts';
+import { parseCaseStudy, type CaseStudy } from './case-studies.ts';
 
 export const FORM_KINDS = ['contact', 'diagnostic', 'newsletter', 'audit'] as const;
 export type FormKind = (typeof FORM_KINDS)[number];
@@ -29,11 +30,15 @@ export interface Page {
   sector?: Sector;
   /** The sector's questionnaire (src/schemas/questionnaires.ts); none elsewhere. */
   questions: readonly AuditQuestion[];
+  /** A « Réalisation » (site/content/realisations/): its `case:` front matter, checked. */
+  caseStudy?: CaseStudy;
   /** Markdown body, starting at H2. */
   body: string;
 }
 
-export class ContentError extends Error {}
+export class ContentError extends Error {
+  override name = 'ContentError';
+}
 
 function listMarkdown(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -96,6 +101,11 @@ export function parsePage(source: string, raw: string): Page {
     body: content.trim(),
     ...(form && { form }),
     ...(sector && { sector }),
+    ...(data.case !== undefined && {
+      caseStudy: parseCaseStudy(source, raw, data.case, (message) => {
+        throw new ContentError(message);
+      }),
+    }),
   };
   if (data.questions !== undefined) {
     // One copy of each questionnaire: the API files answers under its exact texts.

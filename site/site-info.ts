@@ -1,13 +1,16 @@
 export interface NavLink {
   path: string;
   label: string;
+  /** Left out of the one-line phone menu (reached from the home page and the footer). */
+  wideOnly?: boolean;
 }
 
 /** Main navigation; a link whose page does not exist is left out at build. */
 export const PRIMARY_NAV: NavLink[] = [
   { path: '/services', label: 'Services' },
   { path: '/secteurs', label: 'Secteurs' },
-  { path: '/diagnostic-gratuit', label: 'Diagnostic gratuit' },
+  { path: '/realisations', label: 'Réalisations', wideOnly: true },
+  { path: '/diagnostic-gratuit', label: 'Diagnostic gratuit', wideOnly: true },
   { path: '/contact', label: 'Contact' },
 ];
 

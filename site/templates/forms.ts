@@ -194,6 +194,34 @@ ${formFooter('Demander mon audit')}`,
   );
 }
 
+/** The anchor of a page's own form. */
+export const FORM_ANCHOR = 'formulaire';
+
+const FORM_CTA_LABELS: Record<NonNullable<Page['form']>, string> = {
+  contact: 'Écrire ma demande',
+  diagnostic: 'Demander mon diagnostic gratuit',
+  audit: 'Demander mon audit',
+  newsletter: 'M’inscrire à la newsletter',
+};
+
+/** The call to action of a page with its own form: down to that form. */
+export function ownFormCta(form: NonNullable<Page['form']>): { path: string; label: string } {
+  return { path: `#${FORM_ANCHOR}`, label: FORM_CTA_LABELS[form] };
+}
+
+/**
+ * The page's own form at #formulaire, the target of the call to action under the title; before it,
+ * a button that stays at the bottom of a phone's screen until the form comes into view (CSS
+ * `position: sticky`, no script): the form is never more than one tap away (docs/site.md, "Forms
+ * within reach").
+ */
+function ownForm(form: NonNullable<Page['form']>, html: string): string {
+  return `<p class="form-jump"><a class="button" href="#${FORM_ANCHOR}">${escapeHtml(FORM_CTA_LABELS[form])}</a></p>
+<div class="page-form" id="${FORM_ANCHOR}">
+${html}
+</div>`;
+}
+
 /** The form a page's front matter asks for, then its newsletter block (content contract, docs/site.md). */
 export function pageForms(page: Page): string {
   const parts: string[] = [];
@@ -201,5 +229,6 @@ export function pageForms(page: Page): string {
   if (page.form === 'diagnostic') parts.push(diagnosticForm(page));
   if (page.form === 'audit') parts.push(auditForm(page));
   if (page.form === 'newsletter' || page.newsletter) parts.push(newsletterForm(page));
+  if (page.form && parts[0]) parts[0] = ownForm(page.form, parts[0]);
   return parts.join('\n');
 }

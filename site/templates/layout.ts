@@ -2,9 +2,9 @@ import type { Page } from '../pages.ts';
 import { AGENCY, postalAddressLine } from '../agency.ts';
 import { PRIMARY_CTA, type NavLink } from '../site-info.ts';
 import { escapeHtml } from './html.ts';
-import { logoSvg } from './logo.ts';
+import { ownFormCta } from './forms.ts';
 import { illustrationOf, type Illustrations } from './illustrations.ts';
-import { hero, proofAside, proofSections } from './proof.ts';
+import { hero, proofAside, proofSections, type CallToAction, type ProofContext } from './proof.ts';
 import { structuredData } from './structured-data.ts';
 
 export interface FooterGroup {
@@ -18,6 +18,13 @@ export interface LayoutContext {
   stylesheet: string;
   script: string;
   illustrations: Illustrations;
+  /** The agency's logo (site/agency.yaml), resized: shown 32 px high beside the name. */
+  logo: { src: string; width: number; height: number };
+  /** The favicon: the logo when it is an SVG, else its PNG. */
+  favicon: { href: string; type: string };
+  /** The brand colour (site/agency.yaml): the browser's theme colour. */
+  themeColor: string;
+  proof: ProofContext;
   primaryNav: NavLink[];
   footer: FooterGroup[];
   year: number;
@@ -45,7 +52,7 @@ function navigation(context: LayoutContext, page: Page): string {
       const role =
         link.path === '/contact'
           ? ' class="nav-button"'
-          : link.path === PRIMARY_CTA.path
+          : link.wideOnly
             ? ' class="nav-wide-only"'
             : '';
       return `<li${role}><a href="${escapeHtml(link.path)}"${current}${section}>${escapeHtml(link.label)}</a></li>`;
@@ -84,6 +91,15 @@ ${groups}
 </footer>`;
 }
 
+/**
+ * The call to action under the title: a page with its own form leads down to it (the form is the
+ * page's action, docs/site.md, "Forms within reach"); any other page to the free diagnostic.
+ */
+export function callToAction(page: Page): CallToAction | undefined {
+  if (page.form) return ownFormCta(page.form);
+  return page.path === PRIMARY_CTA.path ? undefined : PRIMARY_CTA;
+}
+
 /** A whole HTML page: valid HTML5, one h1 (the title), landmarks, skip link, no inline script. */
 export function layout(
   context: LayoutContext,
@@ -104,9 +120,9 @@ export function layout(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <meta name="description" content="${escapeHtml(page.description)}">
-${page.noindex ? '<meta name="robots" content="noindex">\n' : ''}${addressable ? `<link rel="canonical" href="${escapeHtml(url)}">\n<link rel="alternate" type="text/markdown" href="${escapeHtml(markdownUrl)}">\n` : ''}<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+${page.noindex ? '<meta name="robots" content="noindex">\n' : ''}${addressable ? `<link rel="canonical" href="${escapeHtml(url)}">\n<link rel="alternate" type="text/markdown" href="${escapeHtml(markdownUrl)}">\n` : ''}<link rel="icon" href="${escapeHtml(context.favicon.href)}" type="${context.favicon.type}">
 <link rel="stylesheet" href="${escapeHtml(context.stylesheet)}">
-${hasForm ? `<script src="${escapeHtml(context.script)}" defer></script>\n` : ''}<meta name="theme-color" content="#1d4ed8">
+${hasForm ? `<script src="${escapeHtml(context.script)}" defer></script>\n` : ''}<meta name="theme-color" content="${escapeHtml(context.themeColor)}">
 <meta property="og:type" content="website">
 <meta property="og:locale" content="fr_FR">
 <meta property="og:site_name" content="${escapeHtml(AGENCY.name)}">
@@ -117,18 +133,18 @@ ${addressable ? `<meta property="og:url" content="${escapeHtml(url)}">\n` : ''}$
 <a class="skip-link" href="#contenu">Aller au contenu</a>
 <header class="site-header">
 <div class="wrap header-bar">
-<a class="brand" href="/"${page.path === '/' ? ' aria-current="page"' : ''}>${logoSvg(32)}<span>${escapeHtml(AGENCY.name)}<small>${escapeHtml(AGENCY.tagline)}</small></span></a>
+<a class="brand" href="/"${page.path === '/' ? ' aria-current="page"' : ''}><img src="${escapeHtml(context.logo.src)}" width="${context.logo.width}" height="${context.logo.height}" alt=""><span>${escapeHtml(AGENCY.name)}<small>${escapeHtml(AGENCY.tagline)}</small></span></a>
 ${navigation(context, page)}
 </div>
 </header>
 <main id="contenu" class="wrap page">
 <article>
 <h1>${escapeHtml(page.title)}</h1>
-${hero(page, illustrationOf(context.illustrations, page.path))}
+${hero(page, callToAction(page), illustrationOf(context.illustrations, page.path))}
 ${content}
-${proofSections(page)}
+${proofSections(page, context.proof)}
 </article>
-${proofAside()}
+${proofAside(page, context.proof)}
 </main>
 ${footer(context)}
 </body>

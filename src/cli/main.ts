@@ -235,6 +235,12 @@ async function runCommand(): Promise<void> {
       process.stderr.write(`${error.message}\n`);
       process.exit(2);
     }
+    // A page or case study that breaks the content contract (docs/site.md): one line naming the file.
+    // By name: site/pages.ts is only loaded by the build, not at every start.
+    if (error instanceof Error && error.name === 'ContentError') {
+      process.stderr.write(`Contenu invalide : ${error.message}\n`);
+      process.exit(2);
+    }
     if (!(error instanceof InvalidConfigError)) throw error;
     // One line naming the variable, never a stack trace; exit now, whatever a half-started server holds.
     process.stderr.write(`Configuration invalide : ${error.message}\n`);

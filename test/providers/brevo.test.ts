@@ -80,7 +80,7 @@ describe('Brevo provider: contact (docs/brevo.md)', () => {
     expect(confirmation).toMatchObject({
       to: [{ email: lead.EMAIL }],
       // docs/emails.md: MAIL_FROM's address under the identity's sender name.
-      sender: { name: AGENCY.emails.senderName, email: 'bonjour@agence.example' },
+      sender: { name: AGENCY.mail.senderName, email: 'bonjour@agence.example' },
       subject: 'Nous avons bien reçu votre demande',
     });
     // Brevo carries both parts (docs/brevo.md: htmlContent and textContent).
