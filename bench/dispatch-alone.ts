@@ -7,6 +7,7 @@ import { createDispatcherFor } from '../src/domain/dispatcher-setup.ts';
 import { createProvider } from '../src/providers/create-provider.ts';
 import { createStore } from '../src/store/create-store.ts';
 import { acceptBurst } from './journal-accept.ts';
+import { mailIdentity } from '../site/mail-identity.ts';
 
 export interface DispatchRound {
   cpuMicrosPerLead: number;
@@ -28,7 +29,12 @@ export async function dispatchRound(root: string, count: number): Promise<Dispat
   const log = pino({ level: 'info' }, pino.destination('/dev/null'));
   try {
     for (let done = 0; done < count; done += 50) await acceptBurst(store);
-    const dispatcher = createDispatcherFor(config, store, createProvider(config, store), log);
+    const dispatcher = createDispatcherFor(
+      config,
+      store,
+      createProvider(config, store, mailIdentity()),
+      log,
+    );
     const cpu = process.cpuUsage();
     const started = performance.now();
     dispatcher.start();

@@ -6,6 +6,7 @@ import { parseMailbox, type MailMessage, type MailSettings } from '../src/mail/m
 import { composeMime } from '../src/mail/mime-message.ts';
 import { agencyNotification } from '../src/mail/notification.ts';
 import { CONTACT_BODY } from './contact.ts';
+import { mailIdentity } from '../site/mail-identity.ts';
 
 /** Microseconds of CPU (user + system) and of wall time per message composed. */
 export interface ComposeCost {
@@ -22,6 +23,7 @@ const SETTINGS: MailSettings = {
   from: 'Agence <bonjour@agence.example>',
   agencyEmail: 'equipe@agence.example',
   siteUrl: 'https://agence.example',
+  identity: mailIdentity(),
 };
 
 /** The two e-mails of the benchmark's contact lead (bench/contact.ts): confirmation, notification. */

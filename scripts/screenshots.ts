@@ -3,7 +3,7 @@
  * 1,366 px (laptop), into docs/screenshots/, so a reviewer sees the site without running it.
  * Debian's Chromium with the tests' flags; the site and API served on a free loopback port.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium } from '../test/helpers/browser.ts';
 import { serveBuiltSite } from '../test/helpers/browser-site.ts';
@@ -19,8 +19,11 @@ const fileName = (path: string) => (path === '/' ? 'accueil' : path.slice(1).rep
 const served = await serveBuiltSite();
 const browser = await launchChromium();
 try {
-  rmSync(OUT, { recursive: true, force: true });
+  // The e-mails' screenshots (npm run screenshots:mail) stay.
   mkdirSync(OUT, { recursive: true });
+  for (const file of readdirSync(OUT)) {
+    if (!file.startsWith('e-mail-')) rmSync(join(OUT, file), { recursive: true, force: true });
+  }
   for (const viewport of WIDTHS) {
     const context = await browser.newContext({ viewport, locale: 'fr-FR' });
     const page = await context.newPage();

@@ -155,6 +155,27 @@ export const AgencySchema = Type.Object(
         senderName: text(),
         /** The closing lines of every e-mail a person receives. */
         signature: text(),
+        /** The words of the e-mails (docs/emails.md): src/mail/mail-identity.ts, MailTexts. */
+        greeting: Type.Object(
+          {
+            named: Type.String({
+              pattern: '\\{prénom\\}',
+              message:
+                'doit contenir {prénom}, remplacé par le prénom de la personne (ex. « Bonjour {prénom}, »)',
+            }),
+            anonymous: text(),
+          },
+          { additionalProperties: false },
+        ),
+        closing: text(),
+        confirmation: Type.Object(
+          { subject: text(), thanks: text(), nextSteps: text(), reply: text() },
+          { additionalProperties: false },
+        ),
+        optIn: Type.Object(
+          { subject: text(), intro: text(), button: text(), validity: text() },
+          { additionalProperties: false },
+        ),
       },
       { additionalProperties: false },
     ),

@@ -1,3 +1,4 @@
+import { mailIdentity } from '../site/mail-identity.ts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
@@ -18,7 +19,7 @@ export async function startServer(
 ): Promise<FastifyInstance> {
   assertDataDirWritable(config);
   const store = await createStore(config);
-  provider ??= createProvider(config, store);
+  provider ??= createProvider(config, store, mailIdentity());
   const app = await buildApp({
     config,
     store,

@@ -1,3 +1,4 @@
+import { mailIdentity } from '../../site/mail-identity.ts';
 import { createDispatcherFor } from '../domain/dispatcher-setup.ts';
 import { InvalidConfigError, type Config } from '../config.ts';
 import { summarizeBacklog } from '../domain/backlog.ts';
@@ -27,7 +28,7 @@ export async function withDispatcher<T>(
   task: (dispatcher: Dispatcher, store: Store) => Promise<T>,
 ): Promise<T> {
   return withStore(config, async (store) => {
-    const provider = createProvider(config, store);
+    const provider = createProvider(config, store, mailIdentity());
     try {
       await checkProvider(provider, store, out, options.refuseForeignSteps);
       const dispatcher = createDispatcherFor(config, store, provider, log);

@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { ensureSiteBuilt } from '../../site/freshness.ts';
 import { privacySettings } from '../../site/privacy-notice.ts';
 import { SampleIdentityError } from '../../site/identity-check.ts';
@@ -13,6 +13,8 @@ import { deliveryStatus, dispatch, replayLeads } from './delivery-commands.ts';
 import { forgetPersonCommand, showPerson } from './people-commands.ts';
 import { exportLeads, listLeads, purgeLeads } from './leads-commands.ts';
 import { releaseLead } from './spam-commands.ts';
+import { previewMail } from './mail-commands.ts';
+import { PREVIEWS, type PreviewName } from '../mail/mail-previews.ts';
 import { testWebhook } from './webhooks-commands.ts';
 
 const program = new Command('leadgate').description('Le site de l’agence et son API de demandes.');
@@ -183,6 +185,19 @@ program
   )
   .action(async (url: string, options: { kind: LeadKind }) => {
     if (!(await testWebhook(loadConfig(), url, options.kind, process.stdout))) process.exitCode = 1;
+  });
+
+program
+  .command('mail')
+  .description('Les e-mails envoyés aux personnes et à l’agence (docs/emails.md).')
+  .command('preview')
+  .description(
+    'Écrit les e-mails d’une demande d’exemple (.eml et HTML), avec l’identité et la configuration du serveur, sans rien envoyer.',
+  )
+  .addArgument(new Argument('<e-mail>', 'quels e-mails').choices(PREVIEWS))
+  .option('--out <dossier>', 'dossier où les écrire', 'apercu-e-mails')
+  .action(async (name: PreviewName, options: { out: string }) => {
+    await previewMail(loadConfig(), name, options.out, process.stdout);
   });
 
 const people = program

@@ -1,3 +1,4 @@
+import { mailIdentity } from '../../site/mail-identity.ts';
 import type { Config } from '../config.ts';
 import { forgetPerson, type ForgetOutcome } from '../domain/forget-person.ts';
 import { createProvider } from '../providers/create-provider.ts';
@@ -27,7 +28,7 @@ export async function forgetPersonCommand(
   out: NodeJS.WritableStream,
 ): Promise<boolean> {
   return withStore(config, async (store) => {
-    const provider = createProvider(config, store);
+    const provider = createProvider(config, store, mailIdentity());
     try {
       const outcome = await forgetPerson({
         store,

@@ -1,5 +1,8 @@
-import { emailOf, type Lead } from '../domain/lead.ts';
-import { escapeHtml, type MailMessage, type MailSettings } from './mail-message.ts';
+import { emailOf, firstNameOf, type Lead } from '../domain/lead.ts';
+import { greeting, signature } from './confirmation.ts';
+import { fillText } from './mail-identity.ts';
+import { mailHtml, mailText, type MailPage } from './mail-layout.ts';
+import type { MailMessage, MailSettings } from './mail-message.ts';
 
 /** The signed links of one subscription (src/domain/newsletter-links.ts). */
 export interface OptInLinks {
@@ -9,58 +12,40 @@ export interface OptInLinks {
 
 /*
  * docs/consent.md, "Double opt-in": the e-mail that asks the person to confirm a subscription. Like
- * the contact confirmation it goes to an address nobody has verified yet, so it echoes nothing the
- * subscriber typed (not even the first name): a form that mails strangers' words is a spam relay.
+ * the contact confirmation it goes to an address nobody has verified yet, so it repeats nothing the
+ * subscriber typed but a first name made of letters (src/mail/lead-summary.ts).
  */
 export function doubleOptInEmail(
   lead: Lead,
   settings: MailSettings,
   links: OptInLinks,
 ): MailMessage {
-  const intro = [
-    'Bonjour,',
-    '',
-    'Quelqu’un, sans doute vous, a demandé à recevoir la newsletter de l’agence à cette adresse : un conseil concret par mois.',
-    '',
-    'Pour confirmer votre inscription, ouvrez ce lien (valable 7 jours) :',
-  ];
-  const ignore = [
-    'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : sans confirmation, votre adresse n’est pas inscrite et ne recevra rien.',
-    '',
-    'Pour que cette adresse ne soit jamais inscrite :',
-  ];
-  const signature = ['L’équipe de l’agence'];
-  const text = [
-    ...intro,
-    links.confirmUrl,
-    '',
-    ...ignore,
-    links.unsubscribeUrl,
-    '',
-    ...signature,
-    settings.siteUrl,
-  ].join('\n');
-  const paragraphs = (lines: string[]) =>
-    lines
-      .filter(Boolean)
-      .map((line) => `<p>${escapeHtml(line)}</p>`)
-      .join('');
-  const link = (url: string, label: string) =>
-    `<p><a href="${escapeHtml(url)}">${escapeHtml(label)}</a></p>`;
-  const html = `<!doctype html><html lang="fr"><body>${[
-    paragraphs(intro),
-    link(links.confirmUrl, 'Confirmer mon inscription'),
-    paragraphs(ignore),
-    link(links.unsubscribeUrl, 'Ne jamais inscrire cette adresse'),
-    paragraphs(signature),
-    link(settings.siteUrl, settings.siteUrl),
-  ].join('')}</body></html>`;
+  const { identity, siteUrl } = settings;
+  const texts = identity.texts.optIn;
+  const page: MailPage = {
+    title: fillText(texts.subject, identity),
+    preview: fillText(texts.intro, identity),
+    blocks: [
+      { kind: 'paragraph', text: greeting(firstNameOf(lead), identity) },
+      { kind: 'paragraph', text: fillText(texts.intro, identity) },
+      { kind: 'button', label: fillText(texts.button, identity), url: links.confirmUrl },
+      { kind: 'paragraph', small: true, text: fillText(texts.validity, identity) },
+      signature(identity),
+      { kind: 'heading', text: 'Ce n’est pas vous ?' },
+      {
+        kind: 'paragraph',
+        small: true,
+        text: 'Sans confirmation, cette adresse n’est pas inscrite et ne recevra rien. Pour qu’elle ne soit jamais inscrite :',
+        link: { label: 'Ne jamais inscrire cette adresse', url: links.unsubscribeUrl },
+      },
+    ],
+  };
   return {
     role: 'optin',
     to: { name: '', address: emailOf(lead) },
-    subject: 'Confirmez votre inscription à la newsletter',
-    text,
-    html,
+    subject: page.title,
+    text: mailText(page, identity, siteUrl),
+    html: mailHtml(page, identity, siteUrl),
     listUnsubscribe: links.unsubscribeUrl,
   };
 }

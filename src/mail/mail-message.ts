@@ -1,7 +1,12 @@
+import type { MailIdentity } from './mail-identity.ts';
+
 export interface MailSettings {
+  /** MAIL_FROM: its address sends every e-mail, under the identity's sender name (senderOf). */
   from: string;
   agencyEmail: string;
   siteUrl: string;
+  /** The agency's identity and texts (src/mail/mail-identity.ts), given by the composition root. */
+  identity: MailIdentity;
 }
 
 export interface MailAddress {
@@ -32,6 +37,15 @@ export const ONE_CLICK_UNSUBSCRIBE = 'List-Unsubscribe=One-Click';
 export function parseMailbox(text: string): MailAddress {
   const match = /^\s*"?([^"<]*?)"?\s*<([^<>\s]+@[^<>\s]+)>\s*$/.exec(text);
   return match ? { name: match[1] ?? '', address: match[2]! } : { name: '', address: text.trim() };
+}
+
+/**
+ * Who every e-mail is from (docs/emails.md): MAIL_FROM's address under the agency's sender name,
+ * or MAIL_FROM's own name when the identity names none.
+ */
+export function senderOf(settings: Pick<MailSettings, 'from' | 'identity'>): MailAddress {
+  const { name, address } = parseMailbox(settings.from);
+  return { name: headerSafe(settings.identity.senderName, 70) || name, address };
 }
 
 /*

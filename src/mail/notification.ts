@@ -1,56 +1,106 @@
-import { questionnaireSector } from '../domain/audit-answers.ts';
 import type { Lead } from '../domain/lead.ts';
 import { emailOf, firstNameOf } from '../domain/lead.ts';
+import { CHANNEL_LABELS, sectorLabel, sentByAssistant } from '../schemas/field-labels.ts';
 import { leadKindOf, textField, type LeadKindDescriptor } from '../schemas/lead-kinds.ts';
-import { findQuestion } from '../schemas/questionnaires.ts';
-import { escapeHtml, headerSafe, type MailMessage, type MailSettings } from './mail-message.ts';
+import { frenchDateTime } from './french-date.ts';
+import { agencyRows, answerRows } from './lead-summary.ts';
+import type { MailBlock } from './mail-blocks.ts';
+import { mailHtml, mailText, type MailPage } from './mail-layout.ts';
+import { headerSafe, type MailMessage, type MailSettings } from './mail-message.ts';
 
-/** An answer the questionnaire has no question for: kept (spec 2.3), but the agency is told. */
-const OFF_QUESTIONNAIRE = ' (hors questionnaire)';
-
-/** Every field of the lead, for the agency's inbox; questionnaire answers are listed one per line. */
-export function leadFields(
-  lead: Lead,
-  kind: LeadKindDescriptor = leadKindOf(lead.kind),
-): [string, string][] {
-  const sector = questionnaireSector(lead, kind);
-  const rows: [string, string][] = [];
-  for (const [name, value] of Object.entries(lead.data)) {
-    if (typeof value === 'string') rows.push([name, value]);
-    else if (value && typeof value === 'object') {
-      for (const [question, answer] of Object.entries(value)) {
-        const known = findQuestion(sector, question)?.question === question;
-        rows.push([known ? question : `${question}${OFF_QUESTIONNAIRE}`, String(answer)]);
-      }
-    }
-  }
-  return rows;
+/** The lead's page in the agency's workspace (docs/emails.md; the workspace lives under /equipe). */
+export function workspaceLeadUrl(siteUrl: string, leadId: string): string {
+  return `${siteUrl}/equipe/prospects/${encodeURIComponent(leadId)}`;
 }
 
+/** « Marie Dupont »: the first name and, when given, the last name. */
+function fullName(lead: Lead, kind: LeadKindDescriptor): string {
+  const last = textField(lead.data, kind.fields.lastName);
+  return [firstNameOf(lead, kind), last].filter(Boolean).join(' ');
+}
+
+/** « Nouvelle demande d’audit : Paul Martin, Artisans et entreprises du BTP (assistant IA) ». */
+function subjectOf(lead: Lead, kind: LeadKindDescriptor, who: string): string {
+  const value = textField(lead.data, kind.fields.subjectDetail);
+  const detail =
+    value && kind.fields.subjectDetail === kind.questionnaire?.sector ? sectorLabel(value) : value;
+  const assistant = sentByAssistant(lead.consent?.channel) ? ' (assistant IA)' : '';
+  return headerSafe(
+    `${kind.notificationTitle} : ${who}${detail ? `, ${detail}` : ''}${assistant}`,
+    150,
+  );
+}
+
+/**
+ * The agency's e-mail for every lead (docs/emails.md): every field under its French label, the
+ * questionnaire's answers under their questions, when (Paris time) and through which channel, the
+ * consent proof, a link to the lead's page in the workspace; « Répondre » writes to the person.
+ */
 export function agencyNotification(
   lead: Lead,
   settings: MailSettings,
   kind: LeadKindDescriptor = leadKindOf(lead.kind),
 ): MailMessage {
-  const fields = leadFields(lead, kind);
-  const who = headerSafe(firstNameOf(lead, kind), 60);
-  const detail = textField(lead.data, kind.fields.subjectDetail);
-  const title = `${kind.notificationTitle}${detail ? ` (${detail})` : ''}`;
-  const intro = `${title}, reçue le ${lead.receivedAt.toISOString()} (réf. ${lead.id}).`;
-  const text = [intro, '', ...fields.map(([name, value]) => `${name} : ${value}`)].join('\n');
-  const rows = fields
-    .map(
-      ([name, value]) =>
-        `<tr><th align="left">${escapeHtml(name)}</th><td>${escapeHtml(value)}</td></tr>`,
-    )
-    .join('');
+  const { identity, siteUrl } = settings;
+  const who = fullName(lead, kind);
+  const address = emailOf(lead, kind);
+  const { consent } = lead;
+  const channel = consent ? CHANNEL_LABELS[consent.channel] : 'non enregistré';
+  const answers = answerRows(lead, kind);
+  const sector = textField(lead.data, kind.questionnaire?.sector);
+  const blocks: MailBlock[] = [
+    {
+      kind: 'paragraph',
+      text: `Reçue le ${frenchDateTime(lead.receivedAt)} (heure de Paris), par : ${channel}.`,
+    },
+    ...(sentByAssistant(consent?.channel)
+      ? [
+          {
+            kind: 'paragraph' as const,
+            text: 'Un assistant IA a envoyé cette demande pour la personne, avec son accord déclaré.',
+          },
+        ]
+      : []),
+    {
+      kind: 'button',
+      label: 'Ouvrir la demande dans l’espace équipe',
+      url: workspaceLeadUrl(siteUrl, lead.id),
+    },
+    {
+      kind: 'paragraph',
+      text: `« Répondre » à cet e-mail écrit directement à ${who || 'la personne'} (${address}).`,
+    },
+    { kind: 'heading', text: 'La personne et sa demande' },
+    { kind: 'fields', rows: agencyRows(lead, kind) },
+    ...(answers.length > 0
+      ? [
+          {
+            kind: 'heading' as const,
+            text: `Réponses au questionnaire${sector ? ` : ${sectorLabel(sector)}` : ''}`,
+          },
+          { kind: 'fields' as const, rows: answers },
+        ]
+      : []),
+    ...(consent
+      ? [
+          { kind: 'heading' as const, text: 'Consentement' },
+          {
+            kind: 'paragraph' as const,
+            small: true,
+            text: `Texte accepté : version ${consent.version}, le ${frenchDateTime(consent.givenAt)}, par : ${channel}${consent.page ? `, page ${consent.page}` : ''}.`,
+          },
+        ]
+      : []),
+    { kind: 'paragraph', small: true, text: `Référence de la demande : ${lead.id}` },
+  ];
+  const page: MailPage = { title: kind.notificationTitle, blocks };
   return {
     role: 'notification',
-    to: { name: 'Agence', address: settings.agencyEmail },
+    to: { name: identity.agencyName, address: settings.agencyEmail },
     // Brevo caps replyTo.name at 70 characters.
-    replyTo: { name: who, address: emailOf(lead, kind) },
-    subject: headerSafe(`${title} : ${who}`, 150),
-    text,
-    html: `<!doctype html><html lang="fr"><body><p>${escapeHtml(intro)}</p><table>${rows}</table></body></html>`,
+    replyTo: { name: headerSafe(who, 60), address },
+    subject: subjectOf(lead, kind, headerSafe(who, 60)),
+    text: mailText(page, identity, siteUrl),
+    html: mailHtml(page, identity, siteUrl),
   };
 }

@@ -30,8 +30,8 @@ export interface SendSmtpEmail {
 }
 
 export interface EmailOptions {
-  /** MAIL_FROM, e.g. `Agence <bonjour@agence.example>`. */
-  from: string;
+  /** Who sends it: MAIL_FROM's address under the agency's name (senderOf, src/mail/mail-message.ts). */
+  sender: MailAddress;
   /** BREVO_CONTACT_TEMPLATE_ID: the confirmation then uses the account's template. */
   confirmationTemplateId?: number;
 }
@@ -60,7 +60,7 @@ export function emailPayload(
   }
   return {
     ...common,
-    sender: parseSender(options.from),
+    sender: brevoAddress(options.sender),
     subject: message.subject,
     htmlContent: message.html,
     textContent: message.text,

@@ -5,6 +5,7 @@ import { RefusedError, UpstreamError } from '../domain/errors.ts';
 import type { Provider } from '../domain/provider.ts';
 import { BudgetExhaustedError, type RateBudgets } from '../domain/rate-budget.ts';
 import { emailOf } from '../domain/lead.ts';
+import { senderOf } from '../mail/mail-message.ts';
 import { isNewsletterSubscription } from '../domain/newsletter.ts';
 import { BrevoError, createBrevoClient, type BrevoClient } from './brevo-client.ts';
 import { contactPayload, removeFromList, saveContact, type BrevoLists } from './brevo-contact.ts';
@@ -91,7 +92,7 @@ export class BrevoProvider implements Provider {
 
   private readonly send: SendMail = (message, ref, signal) => {
     const payload = emailPayload(ref.id, message, {
-      from: this.options.mail.from,
+      sender: senderOf(this.options.mail),
       confirmationTemplateId: this.options.confirmationTemplateId,
     });
     return this.step(`could not send the ${message.role} e-mail`, () =>

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { required, type Config } from '../config.ts';
 import { createNewsletterLinks } from '../domain/newsletter-links.ts';
 import type { Provider } from '../domain/provider.ts';
+import type { MailIdentity } from '../mail/mail-identity.ts';
 import type { Store } from '../domain/store.ts';
 import { createBrevoProvider } from './brevo-provider.ts';
 import { createOutboxProvider } from './outbox-provider.ts';
@@ -13,10 +14,15 @@ import { withWebhookDestinations } from './webhook-destinations.ts';
  * without stops the start with one line naming it, instead of a 500 on every lead. `journal.budgets` holds
  * the provider account's rate budget, shared by every node (docs/delivery.md). The destinations are
  * the provider's, then one per WEBHOOK_URLS entry (docs/webhooks.md). The journal also holds the key
- * that signs the newsletter's links in its e-mails (docs/consent.md).
+ * that signs the newsletter's links in its e-mails (docs/consent.md). `identity` is the agency's, as
+ * the e-mails speak it (site/mail-identity.ts builds it; src/mail cannot import site/).
  */
-export function createProvider(config: Config, journal: ProviderJournal): Provider {
-  return withWebhookDestinations(mailProvider(config, journal), config);
+export function createProvider(
+  config: Config,
+  journal: ProviderJournal,
+  identity: MailIdentity,
+): Provider {
+  return withWebhookDestinations(mailProvider(config, journal, identity), config);
 }
 
 /** What a provider keeps in the journal database: its rate budgets, the links' signing key. */
@@ -24,10 +30,15 @@ export type ProviderJournal = Pick<Store, 'budgets'> & {
   newsletter: Pick<Store['newsletter'], 'signingKey'>;
 };
 
-function mailProvider(config: Config, { budgets, newsletter }: ProviderJournal): Provider {
+function mailProvider(
+  config: Config,
+  { budgets, newsletter }: ProviderJournal,
+  identity: MailIdentity,
+): Provider {
   const { mail } = config;
   const settings = {
     from: mail.from,
+    identity,
     agencyEmail: mail.agencyEmail,
     siteUrl: config.siteUrl,
     links: createNewsletterLinks(config.siteUrl, () => newsletter.signingKey()),

@@ -1,7 +1,7 @@
 import type { ClaimedStep } from '../domain/deliveries.ts';
 import type { Destination } from '../domain/destination.ts';
 import type { Provider } from '../domain/provider.ts';
-import { parseMailbox, type MailMessage } from '../mail/mail-message.ts';
+import { senderOf, type MailMessage } from '../mail/mail-message.ts';
 import { composeMime } from '../mail/mime-message.ts';
 import {
   mailDestinations,
@@ -39,7 +39,7 @@ export class MimeMailProvider implements Provider {
     private readonly handOver: (mail: ComposedMail, signal: AbortSignal) => Promise<void>,
     private readonly options: MimeMailOptions = {},
   ) {
-    this.sender = parseMailbox(settings.from);
+    this.sender = senderOf(settings);
     this.host = new URL(settings.siteUrl).hostname;
     this.destinations = mailDestinations(name, settings, this.send);
   }

@@ -10,12 +10,15 @@ export const FORM_DATA_MAX_ANSWERS = 50;
 export const AuditRequestSchema = Type.Object(
   {
     email: emailAddress('Adresse de la personne qui demande l’audit.'),
-    firstName: requiredText(100, 'Prénom.', ['Marie']),
-    lastName: optionalText(100, 'Nom.', ['Dupont']),
-    phone: optionalText(30, 'Téléphone.', ['06 12 34 56 78']),
-    sector: Type.Optional(Type.Enum(SECTORS, { type: 'string', description: 'Secteur audité.' })),
+    firstName: requiredText('Prénom', 100, 'Prénom.', ['Marie']),
+    lastName: optionalText('Nom', 100, 'Nom.', ['Dupont']),
+    phone: optionalText('Téléphone', 30, 'Téléphone.', ['06 12 34 56 78']),
+    sector: Type.Optional(
+      Type.Enum(SECTORS, { type: 'string', title: 'Secteur', description: 'Secteur audité.' }),
+    ),
     formData: Type.Optional(
       Type.Record(Type.String(), Type.String(), {
+        title: 'Réponses au questionnaire',
         maxProperties: FORM_DATA_MAX_ANSWERS,
         description:
           'Réponses au questionnaire du secteur (50 au plus) (publié en JSON sur /secteurs/<secteur>.json) : chaque clé est le texte d’une question, chaque valeur la réponse ; une question écrite avec une autre apostrophe ou une autre espace est reconnue, une clé inconnue est gardée et signalée à l’agence. Dans un formulaire HTML, chaque réponse voyage sous la clé `formData[Question]`.',

@@ -81,6 +81,7 @@ export function consentProperty(kind: string) {
       },
       {
         additionalProperties: false,
+        title: 'Consentement',
         description:
           'Preuve du consentement : le texte que la personne a accepté. Facultatif ; absent, la version actuelle est enregistrée avec le canal api.',
         examples: [{ version: current.version, channel: 'agent' }],

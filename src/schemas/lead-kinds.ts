@@ -40,6 +40,11 @@ export interface LeadKindDescriptor<K extends string = string, S extends TObject
     phoneCountryCode?: keyof Static<S> & string;
     /** A field whose value completes the agency's notification subject, e.g. the audited sector. */
     subjectDetail?: keyof Static<S> & string;
+    /**
+     * Fields saying where the request came from (a tool, a page), not what the person wrote: the
+     * notification shows them, the summary in the sender's confirmation leaves them out.
+     */
+    origin?: readonly (keyof Static<S> & string)[];
   };
   /**
    * Spec 2.3: a field holding answers to a sector's questionnaire (question → answer), and the field
@@ -88,6 +93,8 @@ export const LEAD_KINDS = [
       lastName: 'NOM',
       phone: 'SMS',
       phoneCountryCode: 'SMS__COUNTRY_CODE',
+      subjectDetail: 'JOB_TITLE',
+      origin: ['TOOL_SOURCE', 'TOOL_DATA'],
     },
     answersExisting: false,
     confirmsToSender: true,
@@ -110,7 +117,7 @@ export const LEAD_KINDS = [
     summary: 'Inscrire une adresse à la newsletter',
     description:
       'Inscrit l’adresse à la newsletter (un conseil concret par mois). Une adresse déjà inscrite n’est pas une erreur : la réponse est un succès avec existing: true. Par défaut (double opt-in), la personne reçoit ensuite un e-mail avec un lien de confirmation et n’est ajoutée à la liste qu’après avoir confirmé. À n’envoyer qu’avec l’accord explicite de la personne concernée.',
-    fields: { email: 'email', firstName: 'firstName', lastName: 'lastName' },
+    fields: { email: 'email', firstName: 'firstName', lastName: 'lastName', origin: ['source'] },
     answersExisting: true,
     confirmsToSender: false,
     notificationTitle: 'Nouvelle inscription à la lettre',

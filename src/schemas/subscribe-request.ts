@@ -5,9 +5,14 @@ import { emailAddress, optionalText, requiredText } from './fields.ts';
 export const SubscribeRequestSchema = Type.Object(
   {
     email: emailAddress('Adresse à inscrire à la newsletter.'),
-    firstName: requiredText(100, 'Prénom.', ['Marie']),
-    lastName: optionalText(100, 'Nom.', ['Dupont']),
-    source: optionalText(100, 'Origine de l’inscription (libellé court).', ['page-accueil']),
+    firstName: requiredText('Prénom', 100, 'Prénom.', ['Marie']),
+    lastName: optionalText('Nom', 100, 'Nom.', ['Dupont']),
+    source: optionalText(
+      'Origine de l’inscription',
+      100,
+      'Origine de l’inscription (libellé court).',
+      ['page-accueil'],
+    ),
     consent: consentProperty('subscribe'),
   },
   {

@@ -19,6 +19,7 @@ import {
 } from '../../src/schemas/lead-kinds.ts';
 import { webhookEventSchema } from '../../src/schemas/webhook-event.ts';
 import { developersReference } from '../../site/developers-reference.ts';
+import { mailIdentity } from '../../site/mail-identity.ts';
 
 /*
  * docs/architecture.md: adding an endpoint is one request schema and one descriptor. This fixture
@@ -122,6 +123,7 @@ describe('a fourth lead kind needs one schema and one descriptor (docs/architect
       from: 'Agence <bonjour@agence.example>',
       agencyEmail: 'equipe@agence.example',
       siteUrl: 'https://agence.example',
+      identity: mailIdentity(),
     };
     const lead = quoteLead({ mail: 'marie@example.fr', given: 'Marie', budget: '5 000 €' });
     const confirmation = QUOTE.confirmsToSender

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidConfigError, loadConfig } from '../../src/config.ts';
 import { createProvider, type ProviderJournal } from '../../src/providers/create-provider.ts';
 import type { RateBudgets } from '../../src/domain/rate-budget.ts';
+import { mailIdentity } from '../../site/mail-identity.ts';
 
 /** The one line a wrong value produces, or undefined when the environment is accepted. */
 function problem(
@@ -85,11 +86,13 @@ describe('configuration: every variable validated by its schema (README "Configu
       'BREVO_NEWSLETTER_LIST_ID is required by MAIL_PROVIDER=brevo',
     ],
   ])('%j: a provider missing a setting it needs stops the start naming it', (env, line) => {
-    expect(problem(env, (values) => createProvider(loadConfig(values), unusedJournal))).toBe(line);
+    expect(
+      problem(env, (values) => createProvider(loadConfig(values), unusedJournal, mailIdentity())),
+    ).toBe(line);
   });
 
   it('a complete provider starts', async () => {
     const env = { MAIL_PROVIDER: 'brevo', BREVO_API_KEY: 'k', BREVO_NEWSLETTER_LIST_ID: '3' };
-    await createProvider(loadConfig(env), unusedJournal).close();
+    await createProvider(loadConfig(env), unusedJournal, mailIdentity()).close();
   });
 });

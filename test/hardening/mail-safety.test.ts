@@ -98,16 +98,17 @@ describe('e-mail safety (docs/reliability.md)', () => {
     expect(html).toContain('&amp; &quot;co&quot;');
   });
 
-  it('the confirmation to the unverified address echoes no text the sender typed', async () => {
+  it('the confirmation to the unverified address repeats no link, address, number, markup or long text', async () => {
     testApp = await buildTestApp();
+    // What a spammer types to turn a confirmation into an advert (docs/api-decisions.md).
     const typed = {
       ...validContact,
-      PRENOM: 'Promo-PRENOM',
-      NOM: 'Promo-NOM',
-      JOB_TITLE: 'Promo-JOB',
-      SERVICE: 'Promo-SERVICE',
+      PRENOM: 'Gagnez sur spam.example',
+      NOM: 'Promo 50 €',
+      JOB_TITLE: 'Écrivez à promo@spam.example',
+      SERVICE: 'www promo',
       DEMANDE: 'Achetez sur https://spam.example',
-      TYPE_BESOIN: 'Attirer',
+      TYPE_BESOIN: 'Attirer <a href="https://spam.example">ici</a>',
       SMS: '0612345678',
     };
     await testApp.app.inject({ method: 'POST', url: '/api/contact', payload: typed });
@@ -118,9 +119,12 @@ describe('e-mail safety (docs/reliability.md)', () => {
       confirmation!.email.text,
       confirmation!.email.html,
     ].join('\n');
-    for (const value of ['Promo', 'spam.example', '0612345678', 'Attirer']) {
+    for (const value of ['spam.example', 'Promo', 'promo', '50', '0612345678', 'href="https']) {
       expect(everything).not.toContain(value);
     }
+    // The greeting falls back to « Bonjour, »; the fields are acknowledged by their length.
+    expect(confirmation!.email.text).toContain('Bonjour,\n');
+    expect(confirmation!.email.text).toContain('Nom : votre texte de 10 caractères');
     expect(confirmation!.email.to?.[0]?.address).toBe(validContact.EMAIL);
   });
 

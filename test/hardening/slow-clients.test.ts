@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config.ts';
 import { DEFAULT_SERVER_TIMEOUTS } from '../../src/http/server-timeouts.ts';
 import { createProvider } from '../../src/providers/create-provider.ts';
 import { createStore } from '../../src/store/create-store.ts';
+import { mailIdentity } from '../../site/mail-identity.ts';
 
 /*
  * docs/reliability.md: a slowloris holds sockets by sending a request a byte at a time. The production values
@@ -27,7 +28,7 @@ beforeAll(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-slow-'));
   const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0' });
   const store = await createStore(config);
-  const provider = createProvider(config, store);
+  const provider = createProvider(config, store, mailIdentity());
   const app = await buildApp({ config, store, provider, timeouts });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as AddressInfo).port;

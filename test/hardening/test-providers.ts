@@ -5,6 +5,7 @@ import type { Destination } from '../../src/domain/destination.ts';
 import { UpstreamError } from '../../src/domain/errors.ts';
 import type { Provider } from '../../src/domain/provider.ts';
 import { createProvider, type ProviderJournal } from '../../src/providers/create-provider.ts';
+import { mailIdentity } from '../../site/mail-identity.ts';
 
 /**
  * The real provider MAIL_PROVIDER picks (the outbox by default), seen through our own Provider
@@ -20,7 +21,7 @@ export class ObservedProvider implements Provider {
   private readonly inner: Provider;
 
   constructor(config: Config, journal: ProviderJournal) {
-    this.inner = createProvider(config, journal);
+    this.inner = createProvider(config, journal, mailIdentity());
     this.name = this.inner.name;
     this.destinations = this.inner.destinations.map((destination) => ({
       ...destination,

@@ -10,6 +10,7 @@ import type { Provider } from '../../src/domain/provider.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import type { Store } from '../../src/domain/store.ts';
 import { createTestDatabase, defaultTestDialect, type TestDialect } from './postgres-databases.ts';
+import { mailIdentity } from '../../site/mail-identity.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -49,7 +50,9 @@ export async function buildTestApp(
     ...options.env,
   });
   const store = await createStore(config);
-  const provider = (options.provider ?? createProvider)(config, store);
+  const provider = options.provider
+    ? options.provider(config, store)
+    : createProvider(config, store, mailIdentity());
   const app = await buildApp({
     config,
     store,

@@ -11,6 +11,7 @@ import { createProvider } from '../../src/providers/create-provider.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import { validContact } from '../helpers/app.ts';
 import { buildTestSite, type TestSite } from '../helpers/site.ts';
+import { mailIdentity } from '../../site/mail-identity.ts';
 
 /**
  * docs/performance.md (benchmark against nginx): a page view writes no request log lines, since two masked lines
@@ -28,7 +29,7 @@ describe('request logs: API requests are logged, page views are not (docs/perfor
     dataDir = mkdtempSync(join(tmpdir(), 'leadgate-site-logging-'));
     const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0' });
     const store = await createStore(config);
-    const provider = createProvider(config, store);
+    const provider = createProvider(config, store, mailIdentity());
     const stream = new Writable({
       write(chunk, _encoding, done) {
         lines.push(...chunk.toString().split('\n').filter(Boolean));

@@ -7,6 +7,7 @@ import {
   type TestApp,
 } from '../helpers/app.ts';
 import { startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
+import { AGENCY } from '../../site/agency.ts';
 
 /*
  * docs/brevo.md, MAIL_PROVIDER=brevo: what reaches Brevo's API v3 (a loopback fake that answers as Brevo
@@ -78,15 +79,20 @@ describe('Brevo provider: contact (docs/brevo.md)', () => {
     expect(fake.sent).toHaveLength(2);
     expect(confirmation).toMatchObject({
       to: [{ email: lead.EMAIL }],
-      sender: { name: 'Agence Exemple', email: 'bonjour@agence.example' },
+      // docs/emails.md: MAIL_FROM's address under the identity's sender name.
+      sender: { name: AGENCY.mail.senderName, email: 'bonjour@agence.example' },
       subject: 'Nous avons bien reçu votre demande',
     });
-    expect(confirmation!.htmlContent).toContain('<p>Bonjour,</p>');
+    // Brevo carries both parts (docs/brevo.md: htmlContent and textContent).
+    expect(confirmation!.htmlContent).toContain('Bonjour Marie,</p>');
+    expect(confirmation!.htmlContent).toContain('<html lang="fr">');
+    expect(confirmation!.textContent).toContain('Bonjour Marie,');
     expect(confirmation!.textContent).toContain('sous 24 heures ouvrées');
     expect(notification).toMatchObject({
       to: [{ email: 'equipe@agence.example' }],
-      replyTo: { email: lead.EMAIL, name: 'Marie' },
+      replyTo: { email: lead.EMAIL, name: 'Marie Dupont' },
     });
+    expect(notification!.htmlContent).toContain('<html lang="fr">');
     for (const value of Object.values(lead)) {
       expect(notification!.textContent).toContain(value);
     }
@@ -264,12 +270,12 @@ describe('Brevo provider: subscribe and audit say `existing` from the journal, p
     });
     expect(fake.sent).toHaveLength(1);
     const notification = fake.sent[0] as { to: unknown; textContent: string; subject: string };
-    expect(notification.to).toEqual([{ email: 'equipe@agence.example', name: 'Agence' }]);
+    expect(notification.to).toEqual([{ email: 'equipe@agence.example', name: AGENCY.name }]);
     // The fixture's question is not one of the BTP questionnaire's: the agency is told so.
     expect(notification.textContent).toContain(
-      'Combien de chantiers par an ? (hors questionnaire) : Une trentaine',
+      'Combien de chantiers par an ? : Une trentaine (question hors questionnaire)',
     );
-    expect(notification.subject).toContain('btp');
+    expect(notification.subject).toContain('Artisans et entreprises du BTP');
   });
 
   it('sends no list when the optional list ids are unset', async () => {

@@ -59,44 +59,59 @@ describe('the outbox writes real RFC 5322 messages under DATA_DIR/outbox (README
     expect(confirmation.to?.map((to) => to.address)).toEqual([contact.EMAIL]);
     expect(confirmation.from?.address).toBe('bonjour@agence-test.fr');
     expect(confirmation.subject).toBe('Nous avons bien reçu votre demande');
+    expect(confirmation.text).toContain('Bonjour Zoé,');
     expect(confirmation.text).toContain('24 heures ouvrées');
     expect(confirmation.html).toContain('<html lang="fr">');
     expect(confirmation.messageId).toMatch(/^<.+@.+>$/);
 
     const notification = mails.notification!;
     expect(notification.to?.map((to) => to.address)).toEqual([AGENCY]);
-    expect(notification.subject).toBe('Nouvelle demande de contact : Zoé');
+    // docs/emails.md: a subject a person can triage: kind, name, trade.
+    expect(notification.subject).toBe(
+      'Nouvelle demande de contact : Zoé Lefèvre-Unique, Fleuriste <b>bio</b>',
+    );
     // Replying to the agency's notification writes to the person who asked.
     expect(notification.replyTo?.map((to) => [to.name, to.address])).toEqual([
-      ['Zoé', contact.EMAIL],
+      ['Zoé Lefèvre-Unique', contact.EMAIL],
     ]);
-    for (const [field, value] of Object.entries(contact)) {
-      expect(notification.text).toContain(`${field} : ${value}`);
+    // Every field under its French label (the schema's title), the phone with its country code.
+    for (const [label, value] of [
+      ['Prénom', contact.PRENOM],
+      ['Nom', contact.NOM],
+      ['Adresse e-mail', contact.EMAIL],
+      ['Métier ou activité', contact.JOB_TITLE],
+      ['Piliers concernés', contact.TYPE_BESOIN],
+      ['Service souhaité', contact.SERVICE],
+      ['Projet', contact.DEMANDE],
+      ['Téléphone', '+33 612345678'],
+    ]) {
+      expect(notification.text).toContain(`${label} : ${value}`);
     }
     expect(notification.html).toContain('Fleuriste &lt;b&gt;bio&lt;/b&gt;');
     expect(notification.html).not.toContain('<b>bio</b>');
   });
 
-  it('the confirmation to an unverified address echoes no text the sender typed', async () => {
+  it('the confirmation to an unverified address repeats only harmless text (docs/api-decisions.md)', async () => {
     await postJson(t.app, '/api/contact', contact);
     const { confirmation } = await outbox();
-    const typed = [
-      contact.PRENOM,
-      contact.NOM,
-      contact.JOB_TITLE,
-      contact.DEMANDE,
-      contact.SERVICE,
-      contact.SMS,
+    const parts = [
+      confirmation!.subject,
+      confirmation!.text,
+      confirmation!.html,
+      confirmation!.raw,
     ];
-    for (const value of typed) {
-      for (const part of [
-        confirmation!.subject,
-        confirmation!.text,
-        confirmation!.html,
-        confirmation!.raw,
-      ]) {
-        expect(part).not.toContain(value);
-      }
+    // Short texts of letters only are the summary a person expects…
+    expect(confirmation!.text).toContain('Bonjour Zoé,');
+    expect(confirmation!.text).toContain(`Nom : ${contact.NOM}`);
+    expect(confirmation!.text).toContain(`Service souhaité : ${contact.SERVICE}`);
+    // …markup, a domain name, a phone number are acknowledged, never repeated.
+    expect(confirmation!.text).toContain('Métier ou activité : votre texte de 20 caractères');
+    expect(confirmation!.text).toContain(
+      `Projet : votre texte de ${contact.DEMANDE.length} caractères`,
+    );
+    expect(confirmation!.text).toContain('Téléphone : numéro se terminant par 78');
+    for (const value of [contact.JOB_TITLE, 'bio', 'spam.example', contact.SMS]) {
+      for (const part of parts) expect(part).not.toContain(value);
     }
   });
 
@@ -108,7 +123,7 @@ describe('the outbox writes real RFC 5322 messages under DATA_DIR/outbox (README
     expect(mails.notification!.to?.[0]?.address).toBe(AGENCY);
     expect(mails.notification!.subject).toBe('Nouvelle inscription à la lettre : Léa');
     expect(mails.notification!.replyTo?.[0]?.address).toBe(validSubscribe.email);
-    expect(mails.notification!.text).toContain('source : page-accueil');
+    expect(mails.notification!.text).toContain('Origine de l’inscription : page-accueil');
   });
 
   it('audit: the notification carries the sector and every questionnaire answer', async () => {
@@ -118,7 +133,12 @@ describe('the outbox writes real RFC 5322 messages under DATA_DIR/outbox (README
     };
     await postJson(t.app, '/api/audit', { ...validAudit, formData });
     const { notification } = await outbox();
-    expect(notification!.subject).toBe('Nouvelle demande d’audit (btp) : Paul');
+    // docs/emails.md: the sector's French name, never its API value.
+    expect(notification!.subject).toBe(
+      'Nouvelle demande d’audit : Paul, Artisans et entreprises du BTP',
+    );
+    expect(notification!.text).toContain('Secteur : Artisans et entreprises du BTP');
+    expect(notification!.text).not.toContain('btp');
     for (const [question, answer] of Object.entries(formData)) {
       expect(notification!.text).toContain(`${question} : ${answer}`);
       expect(notification!.html).toContain(answer);

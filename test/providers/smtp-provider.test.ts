@@ -47,10 +47,15 @@ describe('MAIL_PROVIDER=smtp sends the same e-mails to a real SMTP server (READM
     expect(confirmation!.subject).toBe('Nous avons bien reçu votre demande');
     expect(confirmation!.text).toContain('24 heures ouvrées');
     expect(confirmation!.html).toContain('lang="fr"');
-    expect(confirmation!.text).not.toContain(validContact.DEMANDE);
+    // docs/emails.md: a summary of what was received, and how to have it deleted.
+    expect(confirmation!.text).toContain('Ce que nous avons reçu');
+    expect(confirmation!.html).toContain('/vos-donnees"');
     expect(notification!.subject).toMatch(/^Nouvelle demande de contact/);
     expect(notification!.replyTo?.[0]?.address).toBe(validContact.EMAIL);
-    expect(notification!.text).toContain(`DEMANDE : ${validContact.DEMANDE}`);
+    // docs/emails.md: the field under its French label, never its API name; both parts carried.
+    expect(notification!.text).toContain(`Projet : ${validContact.DEMANDE}`);
+    expect(notification!.text).not.toContain('DEMANDE');
+    expect(notification!.html).toContain(validContact.DEMANDE);
 
     const [entry] = await t.store.list();
     expect(entry).toMatchObject({ status: 'delivered', attempts: 1, lastError: null });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailIdentity } from '../../site/mail-identity.ts';
 import { agencyNotification } from '../../src/mail/notification.ts';
 import { QUESTIONNAIRES } from '../../src/schemas/questionnaires.ts';
 import { SECTORS } from '../../src/schemas/sectors.ts';
@@ -132,9 +133,13 @@ describe('an answer is filed under the canonical question whatever its typograph
       [invented]: 'Oui',
       [canonical]: 'Nantes',
     });
-    const mail = agencyNotification(lead, { agencyEmail: 'a@agence.fr' } as never);
-    expect(mail.text).toContain(`${invented} (hors questionnaire) : Oui`);
-    expect(mail.text).toContain(`${canonical} : Nantes`);
-    expect(mail.text).not.toContain(`${canonical} (hors questionnaire)`);
+    const mail = agencyNotification(lead, {
+      from: 'a@agence.fr',
+      agencyEmail: 'a@agence.fr',
+      siteUrl: SITE_URL,
+      identity: mailIdentity(),
+    });
+    expect(mail.text).toContain(`${invented} : Oui (question hors questionnaire)`);
+    expect(mail.text).toContain(`${canonical} : Nantes\n`);
   });
 });

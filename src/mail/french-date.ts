@@ -1,0 +1,23 @@
+/*
+ * The agency works in France: a time in an e-mail is read in Paris time, written as a French
+ * person writes it (« 26 novembre 2026 à 6 h 48 », « 1er mars »), never a UTC ISO timestamp.
+ * One formatter, built once: Intl resolves the summer and winter offsets from the time zone data.
+ */
+const PARTS = new Intl.DateTimeFormat('fr-FR', {
+  timeZone: 'Europe/Paris',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** « 26 novembre 2026 à 6 h 48 », in Europe/Paris time (U+00A0 around « h »). */
+export function frenchDateTime(date: Date): string {
+  const part: Record<string, string> = {};
+  for (const { type, value } of PARTS.formatToParts(date)) part[type] = value;
+  const day = part.day === '1' ? '1er' : part.day;
+  // No-break spaces around « h » (French typography): a line never ends between 6 and h.
+  return `${day} ${part.month} ${part.year} à ${Number(part.hour)}\u00a0h\u00a0${part.minute}`;
+}

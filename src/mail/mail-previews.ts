@@ -1,0 +1,117 @@
+import { consentRecord } from '../domain/consent.ts';
+import type { Lead } from '../domain/lead.ts';
+import type { ConsentChannel } from '../schemas/consent.ts';
+import { AUDIT_EXAMPLE, CONTACT_EXAMPLE, SUBSCRIBE_EXAMPLE } from '../schemas/examples.ts';
+import type { LeadRequest } from '../schemas/lead-kinds.ts';
+import {
+  LINK_TOKEN_PARAMETER,
+  NEWSLETTER_CONFIRM_PATH,
+  NEWSLETTER_UNSUBSCRIBE_PATH,
+} from '../schemas/newsletter-pages.ts';
+import { QUESTIONNAIRES } from '../schemas/questionnaires.ts';
+import { confirmationEmail } from './confirmation.ts';
+import { doubleOptInEmail } from './double-opt-in.ts';
+import { senderOf, type MailMessage, type MailSettings } from './mail-message.ts';
+import { composeMime } from './mime-message.ts';
+import { agencyNotification } from './notification.ts';
+
+/** What `leadgate mail preview` can show (docs/emails.md). */
+export const PREVIEWS = ['contact', 'subscribe', 'audit', 'opt-in', 'notification'] as const;
+export type PreviewName = (typeof PREVIEWS)[number];
+
+export interface MailPreview {
+  /** The file name without extension: `contact-confirmation`, `audit-notification`… */
+  name: string;
+  message: MailMessage;
+  /** The message as the outbox writes it (RFC 5322, CRLF). */
+  eml: Buffer;
+}
+
+/** A fixed time, so two previews of the same identity are the same files. */
+const RECEIVED = new Date('2026-11-26T05:48:00Z');
+
+function sampleLead(
+  id: string,
+  request: LeadRequest,
+  channel: ConsentChannel,
+  page?: string,
+): Lead {
+  const { record } = consentRecord(request.kind, { channel, page }, RECEIVED);
+  return { ...request, id, receivedAt: RECEIVED, consent: record };
+}
+
+/** The sample leads: the API's examples, the phone and an off-questionnaire answer added. */
+const LEADS = {
+  contact: sampleLead(
+    '01KAXF3M7Q2R8S9T0V1W2X3Y4Z',
+    { kind: 'contact', data: { ...CONTACT_EXAMPLE, SMS: '612345678', SMS__COUNTRY_CODE: '+33' } },
+    'form',
+    '/contact',
+  ),
+  subscribe: sampleLead(
+    '01KAXF3M7Q2R8S9T0V1W2X3Y50',
+    { kind: 'subscribe', data: { ...SUBSCRIBE_EXAMPLE, source: 'site:/newsletter' } },
+    'form',
+    '/newsletter',
+  ),
+  audit: sampleLead(
+    '01KAXF3M7Q2R8S9T0V1W2X3Y51',
+    {
+      kind: 'audit',
+      data: {
+        ...AUDIT_EXAMPLE,
+        phone: '06 12 34 56 78',
+        formData: {
+          ...AUDIT_EXAMPLE.formData,
+          [QUESTIONNAIRES.btp[2]!.question]: 'Oui',
+          'Travaillez-vous le samedi ?': 'Oui, sur rendez-vous',
+        },
+      },
+    },
+    'mcp',
+  ),
+};
+
+function optIn(lead: Lead, settings: MailSettings): MailMessage {
+  const link = (path: string) => `${settings.siteUrl}${path}?${LINK_TOKEN_PARAMETER}=exemple`;
+  return doubleOptInEmail(lead, settings, {
+    confirmUrl: link(NEWSLETTER_CONFIRM_PATH),
+    unsubscribeUrl: link(NEWSLETTER_UNSUBSCRIBE_PATH),
+  });
+}
+
+type Entry = [file: string, lead: Lead, message: MailMessage];
+
+/** The e-mails `name` stands for, composed as the outbox would write them. */
+export function mailPreviews(name: PreviewName, settings: MailSettings): MailPreview[] {
+  const { contact, subscribe, audit } = LEADS;
+  const confirmation = (lead: Lead): Entry => [
+    `${lead.kind}-confirmation`,
+    lead,
+    confirmationEmail(lead, settings),
+  ];
+  const notification = (lead: Lead): Entry => [
+    `${lead.kind}-notification`,
+    lead,
+    agencyNotification(lead, settings),
+  ];
+  const optInEntry = (): Entry => ['subscribe-opt-in', subscribe, optIn(subscribe, settings)];
+  const messages: Entry[] = {
+    contact: () => [confirmation(contact), notification(contact)],
+    subscribe: () => [optInEntry(), notification(subscribe)],
+    audit: () => [notification(audit)],
+    'opt-in': () => [optInEntry()],
+    notification: () => [contact, subscribe, audit].map(notification),
+  }[name]();
+  const from = senderOf(settings);
+  const host = new URL(settings.siteUrl).hostname;
+  return messages.map(([file, lead, message]) => ({
+    name: file,
+    message,
+    eml: composeMime(message, {
+      from,
+      messageId: `<${lead.id}.${message.role}@${host}>`,
+      date: lead.receivedAt,
+    }),
+  }));
+}
