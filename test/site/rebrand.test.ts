@@ -9,6 +9,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import PostalMime from 'postal-mime';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -133,6 +134,34 @@ describe('rebranding by editing only the identity file (docs/site.md)', () => {
       address: { postalCode: '44000', addressLocality: 'Nantes' },
       identifier: { value: '834 567 123 00021' },
     });
+  });
+
+  it('e-mails: the confirmation, the opt-in and the notification speak for the new agency', async () => {
+    const { mailIdentity } = await import('../../site/mail-identity.ts');
+    const { mailPreviews } = await import('../../src/mail/mail-previews.ts');
+    const settings = {
+      from: 'bonjour@atelier-lumen.fr',
+      agencyEmail: 'equipe@atelier-lumen.fr',
+      siteUrl: SITE_URL,
+      identity: mailIdentity(),
+    };
+    const previews = [...mailPreviews('contact', settings), ...mailPreviews('opt-in', settings)];
+    expect(previews.map((preview) => preview.name)).toEqual([
+      'contact-confirmation',
+      'contact-notification',
+      'subscribe-opt-in',
+    ]);
+    for (const preview of previews) {
+      const mail = await PostalMime.parse(preview.eml);
+      expect(mail.from?.address, preview.name).toBe('bonjour@atelier-lumen.fr');
+      expect(`${mail.text}${mail.html}`, preview.name).not.toMatch(/Repère|Claire Martin|Lyon/);
+      if (preview.name !== 'contact-notification') {
+        // What a person reads, typeset as the pages are: the apostrophe is typographic.
+        expect(mail.from?.name, preview.name).toBe('L’Atelier Lumen');
+        expect(mail.text, preview.name).toContain('Anaïs Le Goff, pour l’Atelier Lumen');
+        expect(mail.text, preview.name).toContain('3 quai de la Fosse, 44000 Nantes');
+      }
+    }
   });
 
   it('nothing of the sample identity is left in any page or file', () => {
