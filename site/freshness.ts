@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_PRIVACY, privacySettingsKey, type PrivacySettings } from './privacy-notice.ts';
 import { MANIFEST_FILE, type SiteManifest } from '../src/schemas/site-manifest.ts';
@@ -34,8 +34,13 @@ export function staleReason(
     return 'the settings the privacy notice states changed';
   }
   const builtAt = statSync(manifestPath).mtimeMs;
-  const changed = SOURCES.find((source) => newestChange(join(ROOT, source)) > builtAt);
-  return changed ? `${changed} changed since the last build` : null;
+  // An identity file outside site/ (AGENCY_FILE, docs/site.md) counts with its images/ folder.
+  const identity = process.env.AGENCY_FILE ? [dirname(resolve(process.env.AGENCY_FILE))] : [];
+  const changed = [...SOURCES.map((source) => join(ROOT, source)), ...identity].find(
+    (source) => newestChange(source) > builtAt,
+  );
+  const name = changed?.startsWith(`${ROOT}/`) ? relative(ROOT, changed) : changed;
+  return changed ? `${name} changed since the last build` : null;
 }
 
 /**
