@@ -53,7 +53,7 @@ export interface BuildResult {
   pages: number;
   files: number;
   milliseconds: number;
-  /** One line per sample value left in site/agency.ts. */
+  /** One line per sample value left in the identity file (site/agency.yaml). */
   warnings: string[];
 }
 

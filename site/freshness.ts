@@ -65,7 +65,7 @@ export async function ensureSiteBuilt(
   });
   // One line at start; `leadgate build` lists each sample value.
   const samples = result.warnings.length
-    ? `, ${result.warnings.length} sample identity values left in site/agency.ts`
+    ? `, ${result.warnings.length} sample identity values left in the identity file (!exemple)`
     : '';
   log(
     `site built into ${distDir} (${reason}): ${result.pages} pages, ${result.files} files, ${result.milliseconds} ms${samples}`,

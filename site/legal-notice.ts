@@ -1,7 +1,7 @@
 import { AGENCY, postalAddressLine, type Agency } from './agency.ts';
 
 /**
- * The identity sections of /mentions-legales, generated from site/agency.ts (LCEN, loi n° 2004-575
+ * The identity sections of /mentions-legales, generated from site/agency.yaml (LCEN, loi n° 2004-575
  * du 21 juin 2004, article 6 III): publisher, publication director, host. The written page follows.
  */
 export function legalNoticeMarkdown(agency: Agency = AGENCY): string {

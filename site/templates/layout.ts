@@ -61,7 +61,7 @@ function navigation(context: LayoutContext, page: Page): string {
   return `<nav class="site-nav" aria-label="Navigation principale"><ul>${items}</ul></nav>`;
 }
 
-/** Who to reach, from site/agency.ts: the first proof that the agency is real. */
+/** Who to reach, from site/agency.yaml: the first proof that the agency is real. */
 function contactCard(): string {
   const { legal, contact } = AGENCY;
   return `<div class="footer-contact">

@@ -2,7 +2,7 @@ import { AGENCY } from '../agency.ts';
 import type { Page } from '../pages.ts';
 
 /**
- * schema.org data on the home page, for search engines and assistants, from site/agency.ts. A
+ * schema.org data on the home page, for search engines and assistants, from site/agency.yaml. A
  * JSON-LD block is data, not script: browsers do not run it, so the CSP's script-src 'self' does
  * not apply to it.
  */

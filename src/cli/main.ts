@@ -52,7 +52,7 @@ program
   )
   .option(
     '--allow-sample-identity',
-    'publie les valeurs d’exemple de site/agency.ts même avec NODE_ENV=production',
+    'publie les valeurs d’exemple (!exemple) de site/agency.yaml même avec NODE_ENV=production',
   )
   .action(async (options: { allowSampleIdentity?: boolean }) => {
     const config = loadConfig();

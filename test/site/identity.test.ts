@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AGENCY, sampleValuesLeft } from '../../site/agency.ts';
-import { checkIdentity, SampleIdentityError } from '../../site/identity-check.ts';
+import { checkIdentity, identityFileName, SampleIdentityError } from '../../site/identity-check.ts';
 import { legalNoticeMarkdown } from '../../site/legal-notice.ts';
 
 describe('the agency identity is one file, with its samples flagged (docs/site.md)', () => {
@@ -22,7 +22,7 @@ describe('the agency identity is one file, with its samples flagged (docs/site.m
   it('warns in development, refuses in production unless allowed, says nothing once all is real', () => {
     const samples = ['legal.siret: 912 345 678 00014'];
     expect(checkIdentity({ production: false, allowSamples: false }, samples)).toEqual([
-      'warning: sample identity value in site/agency.ts, legal.siret: 912 345 678 00014',
+      `warning: sample identity value in ${identityFileName()}, legal.siret: 912 345 678 00014`,
     ]);
     expect(() => checkIdentity({ production: true, allowSamples: false }, samples)).toThrow(
       SampleIdentityError,
