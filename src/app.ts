@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
-import { createDispatcherFor } from './domain/dispatcher-setup.ts';
+import { createDispatcherFor } from './wiring/dispatcher-setup.ts';
 import type { Dispatcher } from './domain/dispatcher.ts';
 import { startIdempotencySweep } from './domain/idempotency-sweep.ts';
 import { createIntake } from './domain/intake.ts';
@@ -23,7 +23,7 @@ import { createFastPath } from './http/fast-path.ts';
 import { pageFastAnswer } from './http/page-fast-path.ts';
 import { createRefusedClients } from './http/refusal-fast-path.ts';
 import { registerSite } from './http/site-routes.ts';
-import { rateLimitCounters } from './http/rate-limit-store.ts';
+import { rateLimitCounters } from './wiring/rate-limit-counters.ts';
 import {
   DEFAULT_SERVER_TIMEOUTS,
   serverTimeoutOptions,

@@ -1,4 +1,4 @@
-import { createDispatcherFor } from '../domain/dispatcher-setup.ts';
+import { createDispatcherFor } from '../wiring/dispatcher-setup.ts';
 import { InvalidConfigError, type Config } from '../config.ts';
 import { summarizeBacklog } from '../domain/backlog.ts';
 import type { Dispatcher } from '../domain/dispatcher.ts';

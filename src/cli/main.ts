@@ -7,7 +7,7 @@ import { LEAD_STATUSES, type LeadStatus } from '../domain/lead-status.ts';
 import { LEAD_KINDS, type LeadKind } from '../schemas/lead-kinds.ts';
 import { renderEnvExample } from '../config/env-example.ts';
 import { startServer } from '../server.ts';
-import { DatabaseUnavailableError } from '../store/postgres-database.ts';
+import { DatabaseUnavailableError } from '../store/postgres/postgres-database.ts';
 import { backupDatabase, databaseStatus, migrateDatabase } from './db-commands.ts';
 import { deliveryStatus, dispatch, replayLeads } from './delivery-commands.ts';
 import { forgetPersonCommand, showPerson } from './people-commands.ts';

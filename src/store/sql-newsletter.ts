@@ -3,7 +3,7 @@ import type { StepTarget } from '../domain/destination.ts';
 import { emailOf, normalizeEmail, type Lead } from '../domain/lead.ts';
 import type { NewsletterJournal, SubscriptionState } from '../domain/newsletter.ts';
 import { leadOf } from './lead-rows.ts';
-import { refreshLeadSummary } from './sql-deliveries.ts';
+import { refreshLeadSummary } from './step-settlement.ts';
 import { insertSteps } from './step-rows.ts';
 import { databaseSecret } from './sql-secrets.ts';
 import type { Database } from './tables.ts';

@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/cli'],
   ['src/server'],
   ['src/app'],
-  ['src/mcp'],
+  ['src/wiring'],
   ['src/mcp'],
   ['site', 'src/http'],
   ['src/openapi', 'src/providers', 'src/store'],

@@ -1,20 +1,11 @@
 import type SQLite from 'better-sqlite3';
-import type { Lead } from '../domain/lead.ts';
-
-export interface ConfirmationClaim {
-  kind: Lead['kind'];
-  /** Normalised (normalizeEmail). */
-  email: string;
-  leadId: string;
-  at: Date;
-  since: Date;
-}
+import type { ConfirmationClaim } from '../journal-writes.ts';
 
 /**
  * The confirmation cap's claims made in one turn of the event loop (the confirmation steps the
  * dispatcher runs at once), in one synchronous SQLite transaction of one statement prepared once,
  * instead of an autocommitted statement each (docs/performance.md, "The delivery path"). The
- * statement is SqlConfirmationSends' upsert; claims for one address in one turn are decided in order,
+ * statement is PostgreSQL's upsert (postgres-journal-writes.ts); claims for one address in one turn are decided in order,
  * so the first wins as it would alone.
  */
 export class SqliteTurnConfirmations {

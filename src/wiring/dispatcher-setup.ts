@@ -1,11 +1,11 @@
 import type { Config } from '../config.ts';
-import { withConfirmationCap } from './confirmation-cap.ts';
-import { loggedAlert, loggedDeliveries } from './delivery-log.ts';
-import { CONFIRMATION_DESTINATION } from './destination.ts';
-import { createDispatcher, type Dispatcher } from './dispatcher.ts';
-import type { LeadLog } from './lead-log.ts';
-import type { Provider } from './provider.ts';
-import type { Store } from './store.ts';
+import { withConfirmationCap } from '../domain/confirmation-cap.ts';
+import { loggedAlert, loggedDeliveries } from '../domain/delivery-log.ts';
+import { CONFIRMATION_DESTINATION } from '../domain/destination.ts';
+import { createDispatcher, type Dispatcher } from '../domain/dispatcher.ts';
+import type { LeadLog } from '../domain/lead-log.ts';
+import type { Provider } from '../domain/provider.ts';
+import type { Store } from '../domain/store.ts';
 
 /** The dispatcher of docs/delivery.md over this store and provider: what serve, dispatch and replay run. */
 export function createDispatcherFor(
