@@ -118,6 +118,9 @@ export async function callLeadTool(
         knownFields: Object.keys((endpoint.schema as unknown as ObjectSchema).properties),
         repeatedFields: new Map(),
         example: endpoint.example,
+        body,
+        questionnaire: endpoint.questionnaire,
+        medium: 'tool',
       }),
     );
   }
