@@ -26,6 +26,16 @@ export class SqlConfirmationSends implements ConfirmationSends {
     return this.sqliteTurns ? this.claimInTurn(request) : this.claimAlone(request);
   }
 
+  async lastClaim(kind: Lead['kind'], email: string) {
+    const row = await this.db
+      .selectFrom('confirmation_sends')
+      .select(['lead_id', 'sent_at'])
+      .where('kind', '=', kind)
+      .where('email', '=', normalizeEmail(email))
+      .executeTakeFirst();
+    return row ? { leadId: row.lead_id, at: new Date(row.sent_at) } : undefined;
+  }
+
   private readonly claimInTurn = batchedPerTurn<ConfirmationClaim, boolean>((claims) =>
     inSqliteTurn(this.db, this.sqliteTurns!, (turns) => turns.confirmations.claim(claims)),
   );

@@ -111,13 +111,19 @@ describe('valid calls go through the REST intake', () => {
     expect((await call('subscribe_newsletter', args)).structuredContent).toEqual({
       success: true,
       existing: false,
+      confirmation: 'sent',
     });
     expect((await call('subscribe_newsletter', args)).structuredContent).toEqual({
       success: true,
       existing: true,
+      confirmation: 'sent',
     });
+    // Another request for the same pending address within 24 hours: the link already went.
+    expect(
+      (await call('subscribe_newsletter', { ...args, source: 'assistant' })).structuredContent,
+    ).toEqual({ success: true, existing: true, confirmation: 'already_sent' });
     // The same body again within 24 h is the same lead, as over REST (docs/delivery.md).
-    expect(await journaled('mcp-lettre@example.fr')).toHaveLength(1);
+    expect(await journaled('mcp-lettre@example.fr')).toHaveLength(2);
   });
 
   it('submit_sector_audit files answers under the canonical questions, like REST', async () => {
