@@ -137,6 +137,10 @@ export async function buildApp({
   const intake = createIntake({
     deliveries,
     newsletter: { doubleOptIn: config.newsletterDoubleOptIn, journal: store.newsletter },
+    confirmationCap: {
+      sends: store.confirmations,
+      intervalMs: config.limits.confirmationIntervalMs,
+    },
     dispatcher,
     mode: config.delivery.mode,
   });

@@ -17,6 +17,8 @@ export interface ConfirmationSends {
    * Atomic, so two nodes racing on one address confirm once.
    */
   claim(kind: Lead['kind'], email: string, leadId: string, at: Date, since: Date): Promise<boolean>;
+  /** The last claim for this address and kind, to tell a caller whether an e-mail went lately. */
+  lastClaim(kind: Lead['kind'], email: string): Promise<{ leadId: string; at: Date } | undefined>;
 }
 
 /**

@@ -27,16 +27,30 @@ export function leadFields(
   return rows;
 }
 
+/** What the journal knew of the address before this lead (docs/consent.md). */
+export interface LeadHistory {
+  /** Subscription requests of the same address received before this one. */
+  earlier: number;
+}
+
+/** A plain line for a repeated request: the agency sees it is not a new person. */
+function repeatLine({ earlier }: LeadHistory): string {
+  if (earlier === 0) return '';
+  const times = earlier === 1 ? 'une fois' : `${earlier} fois`;
+  return ` Demande répétée : cette adresse avait déjà demandé l’inscription ${times} auparavant.`;
+}
+
 export function agencyNotification(
   lead: Lead,
   settings: MailSettings,
   kind: LeadKindDescriptor = leadKindOf(lead.kind),
+  history: LeadHistory = { earlier: 0 },
 ): MailMessage {
   const fields = leadFields(lead, kind);
   const who = headerSafe(firstNameOf(lead, kind), 60);
   const detail = textField(lead.data, kind.fields.subjectDetail);
   const title = `${kind.notificationTitle}${detail ? ` (${detail})` : ''}`;
-  const intro = `${title}, reçue le ${lead.receivedAt.toISOString()} (réf. ${lead.id}).`;
+  const intro = `${title}, reçue le ${lead.receivedAt.toISOString()} (réf. ${lead.id}).${repeatLine(history)}`;
   const text = [intro, '', ...fields.map(([name, value]) => `${name} : ${value}`)].join('\n');
   const rows = fields
     .map(

@@ -21,7 +21,8 @@ export function createProvider(config: Config, journal: ProviderJournal): Provid
 
 /** What a provider keeps in the journal database: its rate budgets, the links' signing key. */
 export type ProviderJournal = Pick<Store, 'budgets'> & {
-  newsletter: Pick<Store['newsletter'], 'signingKey'>;
+  newsletter: Pick<Store['newsletter'], 'signingKey'> &
+    Partial<Pick<Store['newsletter'], 'earlierRequests'>>;
 };
 
 function mailProvider(config: Config, { budgets, newsletter }: ProviderJournal): Provider {
@@ -31,6 +32,9 @@ function mailProvider(config: Config, { budgets, newsletter }: ProviderJournal):
     agencyEmail: mail.agencyEmail,
     siteUrl: config.siteUrl,
     links: createNewsletterLinks(config.siteUrl, () => newsletter.signingKey()),
+    ...(newsletter.earlierRequests && {
+      earlierRequests: newsletter.earlierRequests.bind(newsletter),
+    }),
   };
   const by = `MAIL_PROVIDER=${mail.provider}`;
   switch (mail.provider) {

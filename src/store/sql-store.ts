@@ -32,7 +32,7 @@ export class SqlStore implements Store {
     this.deliveries = new SqlDeliveries(db, writes);
     this.budgets = new SqlRateBudgets(db);
     this.idempotency = new SqlIdempotencyKeys(db);
-    this.confirmations = new SqlConfirmationSends(writes);
+    this.confirmations = new SqlConfirmationSends(db, writes);
     this.people = new SqlPeople(db, toEntry);
     this.newsletter = new SqlNewsletter(db);
   }
