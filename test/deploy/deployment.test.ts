@@ -19,7 +19,7 @@ describe.skipIf(!hasTool('systemd-analyze'))('deploy/leadgate.service (systemd)'
       const unit = read('deploy/leadgate.service')
         .replaceAll('/usr/bin/node', process.execPath)
         .replaceAll('/opt/leadgate', ROOT)
-        .replace('/etc/leadgate/leadgate.env', join(ROOT, '.env.example'));
+        .replace('/etc/leadgate/leadgate.env', join(ROOT, 'deploy/leadgate.env.example'));
       writeFileSync(join(dir, 'leadgate.service'), unit);
       const run = spawnSync('systemd-analyze', ['verify', join(dir, 'leadgate.service')], {
         encoding: 'utf8',
@@ -141,7 +141,7 @@ describe('the node flags of serve', () => {
       `CMD ${JSON.stringify(['node', ...flags, 'bin/leadgate.js', 'serve']).replaceAll(',', ', ')}`,
     );
     expect(read('deploy/leadgate.service').split('\n')).toContain(
-      `ExecStart=/usr/bin/node ${flags.join(' ')} /opt/leadgate/bin/leadgate.js serve`,
+      `ExecStart=/usr/bin/env DATA_DIR=/var/lib/leadgate DIST_DIR=/var/lib/leadgate/dist NODE_ENV=production /usr/bin/node ${flags.join(' ')} /opt/leadgate/bin/leadgate.js serve`,
     );
   });
 
