@@ -8,6 +8,7 @@ import { LEAD_KINDS, type LeadKind } from '../schemas/lead-kinds.ts';
 import { renderEnvExample } from '../config/env-example.ts';
 import { startServer } from '../server.ts';
 import { refuseMisleadingStart, sayWhereMailGoes } from './start-checks.ts';
+import { checkStart } from './check-command.ts';
 import { DatabaseUnavailableError } from '../store/postgres-database.ts';
 import { backupDatabase, databaseStatus, migrateDatabase } from './db-commands.ts';
 import { deliveryStatus, dispatch, replayLeads } from './delivery-commands.ts';
@@ -54,6 +55,15 @@ program
     privateFiles();
     sayWhereMailGoes(config, warn);
     await startServer(config);
+  });
+
+program
+  .command('check')
+  .description(
+    'Vérifie ce que serve vérifie au démarrage (réglages, production, journal migré, fournisseur), puis s’arrête.',
+  )
+  .action(async () => {
+    await checkStart(loadConfig(), process.env, process.stdout, warn);
   });
 
 program

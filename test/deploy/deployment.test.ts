@@ -72,16 +72,16 @@ describe.skipIf(!parseYaml)('deploy/compose.yaml (N nodes on PostgreSQL)', () =>
     healthcheck?: unknown;
   }
 
-  it('parses: PostgreSQL with a health check, a one-shot migration, then N leadgate nodes on it', () => {
+  it('parses: PostgreSQL with a health check, a one-shot check and migration, then N leadgate nodes on it', () => {
     const compose = parseYaml!(read('deploy/compose.yaml')) as {
       services: Record<string, Service>;
     };
-    const { postgres, migrate, leadgate } = compose.services;
+    const { postgres, check, leadgate } = compose.services;
     expect(postgres?.image).toMatch(/^postgres:/);
     expect(postgres?.healthcheck).toBeDefined();
-    expect(migrate?.command).toEqual(['node', 'bin/leadgate.js', 'db', 'migrate']);
-    expect(migrate?.depends_on?.postgres?.condition).toBe('service_healthy');
-    expect(leadgate?.depends_on?.migrate?.condition).toBe('service_completed_successfully');
+    expect(check?.command).toEqual(['node', 'bin/leadgate.js', 'check']);
+    expect(check?.depends_on?.postgres?.condition).toBe('service_healthy');
+    expect(leadgate?.depends_on?.check?.condition).toBe('service_completed_successfully');
     expect(leadgate?.deploy?.replicas).toBe('${LEADGATE_NODES:-2}');
     expect(leadgate?.environment?.DATABASE_URL).toMatch(
       /^postgres:\/\/leadgate:.*@postgres:5432\/leadgate$/,
