@@ -6,10 +6,12 @@ import type { Env } from './config/env-schema.ts';
 
 export { InvalidConfigError };
 
-export type MailProviderName = Env['MAIL_PROVIDER'];
+export type MailProviderName = NonNullable<Env['MAIL_PROVIDER']>;
 export type LogLevel = Env['LOG_LEVEL'];
 
 export interface Config {
+  /** NODE_ENV=production: a start that would mislead is refused (docs/deployment.md, "Production"). */
+  production: boolean;
   port: number;
   host: string;
   dataDir: string;
@@ -55,6 +57,8 @@ export interface Config {
   };
   mail: {
     provider: MailProviderName;
+    /** MAIL_PROVIDER was set, not left to its default (the outbox): production needs that choice. */
+    providerChosen: boolean;
     from: string;
     agencyEmail: string;
     timeoutMs: number;
@@ -127,7 +131,9 @@ function webhookKey(secret: string | undefined, urls: string[]): Uint8Array | un
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const env = readEnv(source);
   const urls = webhookUrls(env.WEBHOOK_URLS);
+  const provider = env.MAIL_PROVIDER ?? 'outbox';
   return {
+    production: env.NODE_ENV === 'production',
     port: env.PORT,
     host: env.HOST,
     dataDir: resolve(env.DATA_DIR),
@@ -161,10 +167,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       deadAfterMs: env.DELIVERY_DEAD_AFTER_HOURS * 60 * 60 * 1000,
       // The outbox's steps are local files: more of them in flight lets the journal settle them
       // together (docs/performance.md, "Delivery path"); a mail server or a receiver gets fewer.
-      concurrency: env.DELIVERY_CONCURRENCY ?? (env.MAIL_PROVIDER === 'outbox' ? 64 : 8),
+      concurrency: env.DELIVERY_CONCURRENCY ?? (provider === 'outbox' ? 64 : 8),
     },
     mail: {
-      provider: env.MAIL_PROVIDER,
+      provider,
+      providerChosen: env.MAIL_PROVIDER !== undefined,
       from: env.MAIL_FROM,
       agencyEmail: env.AGENCY_EMAIL,
       timeoutMs: env.PROVIDER_TIMEOUT_MS,

@@ -7,6 +7,8 @@ import { LEAD_STATUSES, type LeadStatus } from '../domain/lead-status.ts';
 import { LEAD_KINDS, type LeadKind } from '../schemas/lead-kinds.ts';
 import { renderEnvExample } from '../config/env-example.ts';
 import { startServer } from '../server.ts';
+import { refuseMisleadingStart, sayWhereMailGoes } from './start-checks.ts';
+import { checkStart } from './check-command.ts';
 import { DatabaseUnavailableError } from '../store/postgres/postgres-database.ts';
 import { backupDatabase, databaseStatus, migrateDatabase } from './db-commands.ts';
 import { deliveryStatus, dispatch, replayLeads } from './delivery-commands.ts';
@@ -17,11 +19,30 @@ import { testWebhook } from './webhooks-commands.ts';
 
 const program = new Command('leadgate').description('Le site de l’agence et son API de demandes.');
 
+const warn = (line: string) => process.stderr.write(`${line}\n`);
+
+/**
+ * docs/operations.md ("Private by default"): the journal, the outbox's .eml files and the backups
+ * are created readable by the service user only, whatever started the process (systemd's UMask,
+ * a container, a shell, cron).
+ */
+function privateFiles(): void {
+  process.umask(0o077);
+}
+
+// Every command but the site build, which writes files a web server may serve, and `serve`, which
+// makes its files private once its site is built.
+program.hook('preAction', (_program, command) => {
+  if (!['build', 'serve'].includes(command.name())) privateFiles();
+});
+
 program
   .command('serve')
   .description('Sert le site et l’API (PORT, 3000 par défaut).')
   .action(async () => {
     const config = loadConfig();
+    // docs/deployment.md ("Production"): refused before anything is built or migrated.
+    refuseMisleadingStart(config, process.env);
     // A fresh clone has no dist/: build it (or rebuild a stale one) so `npm ci && npm start` works.
     await ensureSiteBuilt(
       config.distDir,
@@ -29,7 +50,20 @@ program
       (line) => process.stdout.write(`${line}\n`),
       privacySettings(config),
     );
+    // The site is built with the umask the process got (a web server may read it); what DATA_DIR
+    // receives from here on is private.
+    privateFiles();
+    sayWhereMailGoes(config, warn);
     await startServer(config);
+  });
+
+program
+  .command('check')
+  .description(
+    'Vérifie ce que serve vérifie au démarrage (réglages, production, journal migré, fournisseur), puis s’arrête.',
+  )
+  .action(async () => {
+    await checkStart(loadConfig(), process.env, process.stdout, warn);
   });
 
 program
@@ -40,7 +74,10 @@ program
       process.once('SIGTERM', resolve);
       process.once('SIGINT', resolve);
     });
-    await dispatch(loadConfig(), process.stdout, stopped);
+    const config = loadConfig();
+    refuseMisleadingStart(config, process.env);
+    sayWhereMailGoes(config, warn);
+    await dispatch(config, process.stdout, stopped);
   });
 
 program
@@ -98,8 +135,12 @@ program
   .description('La configuration (variables d’environnement).')
   .command('example')
   .description('Écrit le fichier .env.example, tiré du schéma de la configuration.')
-  .action(() => {
-    process.stdout.write(renderEnvExample());
+  .option(
+    '--env-file',
+    'sans guillemets ni chemins, pour systemd (EnvironmentFile=) et docker run --env-file : deploy/leadgate.env.example',
+  )
+  .action((options: { envFile?: boolean }) => {
+    process.stdout.write(renderEnvExample(options.envFile ? 'env-file' : 'sh'));
   });
 
 const leads = program.command('leads').description('Le journal des demandes reçues.');
@@ -133,7 +174,9 @@ leads
     'seulement cette destination (un nom que « leads status » affiche, par exemple webhook:…)',
   )
   .action(async (options: { destination?: string }) => {
-    const { failed } = await replayLeads(loadConfig(), process.stdout, options.destination);
+    const config = loadConfig();
+    refuseMisleadingStart(config, process.env);
+    const { failed } = await replayLeads(config, process.stdout, options.destination);
     if (failed > 0) process.exitCode = 1;
   });
 leads
@@ -143,8 +186,9 @@ leads
   )
   .argument('<id>', 'identifiant de la demande (leads list --status spam)')
   .action(async (id: string) => {
-    if (!(await releaseLead(loadConfig(), id, process.stdout, process.stderr)))
-      process.exitCode = 1;
+    const config = loadConfig();
+    refuseMisleadingStart(config, process.env);
+    if (!(await releaseLead(config, id, process.stdout, process.stderr))) process.exitCode = 1;
   });
 leads
   .command('status')

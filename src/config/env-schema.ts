@@ -62,6 +62,12 @@ export const EnvSchema = Type.Object({
       },
     ),
   ),
+  NODE_ENV: Type.Optional(
+    Type.String({
+      description:
+        '`production` refuses a start that would mislead: sample identity, `.example` addresses, an outbox nobody chose (docs/deployment.md)',
+    }),
+  ),
   DATA_DIR: Type.String({
     default: './data',
     description: 'SQLite journal and mail outbox (must be writable)',
@@ -124,10 +130,15 @@ export const EnvSchema = Type.Object({
     ),
   ),
 
-  MAIL_PROVIDER: Type.Union([Type.Literal('outbox'), Type.Literal('brevo'), Type.Literal('smtp')], {
-    default: 'outbox',
-    description: '`outbox` (`.eml` files in DATA_DIR/outbox), `brevo` or `smtp`',
-  }),
+  // No schema default: loadConfig falls back to the outbox, and knows whether it was chosen
+  // (docs/deployment.md, "Production": an outbox nobody chose is refused there).
+  MAIL_PROVIDER: Type.Optional(
+    Type.Union([Type.Literal('outbox'), Type.Literal('brevo'), Type.Literal('smtp')], {
+      shownDefault: 'outbox',
+      description:
+        '`outbox` (`.eml` files in DATA_DIR/outbox, for trying leadgate out: they reach nobody), `brevo` or `smtp`',
+    }),
+  ),
   MAIL_FROM: Type.String({
     default: 'Agence <bonjour@agence.example>',
     pattern: `^(${ADDRESS}|[^<>]*<${ADDRESS}>)$`,
@@ -356,6 +367,8 @@ export interface VariableDocs {
   description: string;
   /** What the README and .env.example show as the default, undefined when unset. */
   default: string | undefined;
+  /** The value .env.example writes: the schema's own default, blank when it is computed or chosen. */
+  written: string;
   examples: string[];
 }
 
@@ -367,6 +380,7 @@ export function variableDocs(): VariableDocs[] {
       description: schema.description,
       default:
         schema.shownDefault ?? (schema.default === undefined ? undefined : String(schema.default)),
+      written: schema.default === undefined ? '' : String(schema.default),
       examples: schema.examples ?? [],
     };
   });
