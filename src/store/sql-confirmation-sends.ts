@@ -1,13 +1,15 @@
-import type { Kysely } from 'kysely';
-import type { ConfirmationSends } from '../domain/confirmation-cap.ts';
-import type { Lead } from '../domain/lead.ts';
+import { sql, type Kysely } from 'kysely';
+import type { ConfirmationClaim, ConfirmationSends } from '../domain/confirmation-cap.ts';
 import { normalizeEmail } from '../domain/lead.ts';
 import { batchedPerTurn } from './batched-per-turn.ts';
-import type { ConfirmationClaim } from './sqlite-turn-confirmations.ts';
+import { CLAIM_SQL, claimParameters } from './confirmation-claim-sql.ts';
 import { inSqliteTurn, type SqliteTurns } from './sqlite-turns.ts';
 import type { Database } from './tables.ts';
 
-/** One row per endpoint and address: the lead that last claimed a confirmation, and when. */
+/** The claim's text cut at its `$name` parameters: odd pieces are names, even ones SQL. */
+const CLAIM_PIECES = CLAIM_SQL.split(/\$(\w+)/);
+
+/** One row per endpoint and mailbox: the lead that last claimed a confirmation, when, and its domain. */
 export class SqlConfirmationSends implements ConfirmationSends {
   constructor(
     private readonly db: Kysely<Database>,
@@ -15,45 +17,22 @@ export class SqlConfirmationSends implements ConfirmationSends {
     private readonly sqliteTurns?: SqliteTurns,
   ) {}
 
-  claim(
-    kind: Lead['kind'],
-    email: string,
-    leadId: string,
-    at: Date,
-    since: Date,
-  ): Promise<boolean> {
-    const request = { kind, email: normalizeEmail(email), leadId, at, since };
-    return this.sqliteTurns ? this.claimInTurn(request) : this.claimAlone(request);
+  claim(claim: ConfirmationClaim): Promise<boolean> {
+    const normalised = { ...claim, mailbox: normalizeEmail(claim.mailbox) };
+    return this.sqliteTurns ? this.claimInTurn(normalised) : this.claimAlone(normalised);
   }
 
   private readonly claimInTurn = batchedPerTurn<ConfirmationClaim, boolean>((claims) =>
     inSqliteTurn(this.db, this.sqliteTurns!, (turns) => turns.confirmations.claim(claims)),
   );
 
-  private async claimAlone({
-    kind,
-    email,
-    leadId,
-    at,
-    since,
-  }: ConfirmationClaim): Promise<boolean> {
-    // Insert, or take the row over when it is older than the window or already ours; the WHERE of
-    // the upsert makes the check and the write one statement (SQLite runs the same one per turn).
-    const result = await this.db
-      .insertInto('confirmation_sends')
-      .values({ kind, email, lead_id: leadId, sent_at: at.toISOString() })
-      .onConflict((oc) =>
-        oc
-          .columns(['kind', 'email'])
-          .doUpdateSet({ lead_id: leadId, sent_at: at.toISOString() })
-          .where((eb) =>
-            eb.or([
-              eb('confirmation_sends.sent_at', '<', since.toISOString()),
-              eb('confirmation_sends.lead_id', '=', leadId),
-            ]),
-          ),
-      )
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+  private async claimAlone(claim: ConfirmationClaim): Promise<boolean> {
+    const values = claimParameters(claim);
+    const statement = sql.join(
+      CLAIM_PIECES.map((piece, index) => (index % 2 ? sql`${values[piece]}` : sql.raw(piece))),
+      sql.raw(''),
+    );
+    const result = await statement.execute(this.db);
+    return Number(result.numAffectedRows ?? 0n) === 1;
   }
 }
