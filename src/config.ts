@@ -41,8 +41,13 @@ export interface Config {
     trustProxy: false | string[];
     /** A site form posted sooner after its page was served is spam (docs/api-decisions.md); 0 = off. */
     formMinFillMs: number;
-    /** One confirmation per address and endpoint in this window; 0 = no cap. */
+    /** One confirmation per canonical mailbox and endpoint in this window; 0 = no cap. */
     confirmationIntervalMs: number;
+    /** Confirmation e-mails per recipient domain and hour (docs/reliability.md); 0 = no cap. */
+    confirmationDomainPerHour: number;
+    /** The bot trap's token: its maximum age and how many posts it is good for (docs/api-decisions.md). */
+    formTokenMaxAgeMs: number;
+    formTokenMaxPosts: number;
   };
   /** How accepted leads are delivered (docs/delivery.md). */
   delivery: {
@@ -158,6 +163,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           : addressList(env.TRUST_PROXY, 'TRUST_PROXY'),
       formMinFillMs: env.FORM_MIN_FILL_SECONDS * 1000,
       confirmationIntervalMs: env.CONFIRMATION_INTERVAL_HOURS * 60 * 60 * 1000,
+      confirmationDomainPerHour: env.CONFIRMATION_DOMAIN_PER_HOUR,
+      formTokenMaxAgeMs: env.FORM_TOKEN_MAX_AGE_HOURS * 60 * 60 * 1000,
+      formTokenMaxPosts: env.FORM_TOKEN_MAX_POSTS,
     },
     delivery: {
       mode: env.DELIVERY,

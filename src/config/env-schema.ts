@@ -313,7 +313,25 @@ export const EnvSchema = Type.Object({
     minimum: 0,
     default: 24,
     description:
-      'At most one confirmation e-mail per address and endpoint in this many hours; `0` = no cap',
+      'At most one confirmation e-mail per mailbox and endpoint in this many hours (`Pv+x@…` is `pv@…`); `0` = no cap',
+  }),
+  CONFIRMATION_DOMAIN_PER_HOUR: integer({
+    minimum: 0,
+    default: 20,
+    description:
+      'At most this many confirmation e-mails an hour to the addresses of one domain (gmail.com…), the rest held back; `0` = no cap',
+  }),
+  FORM_TOKEN_MAX_AGE_HOURS: integer({
+    minimum: 1,
+    default: 12,
+    description:
+      'A site form sent longer than this after its page was served is journaled as `spam` (`token_expired`)',
+  }),
+  FORM_TOKEN_MAX_POSTS: integer({
+    minimum: 1,
+    default: 3,
+    description:
+      'Posts accepted with one form token; the next ones are journaled as `spam` (`token_replayed`)',
   }),
   // Addresses and CIDRs only: `true` would let any client name its own address in X-Forwarded-For
   // and dodge the limit; a hop count cannot be checked by Fastify 5. Parsed again in loadConfig.

@@ -50,7 +50,11 @@ export function agencyNotification(
   const who = headerSafe(firstNameOf(lead, kind), 60);
   const detail = textField(lead.data, kind.fields.subjectDetail);
   const title = `${kind.notificationTitle}${detail ? ` (${detail})` : ''}`;
-  const intro = `${title}, reçue le ${lead.receivedAt.toISOString()} (réf. ${lead.id}).${repeatLine(history)}`;
+  // docs/reliability.md: the caps on e-mails to unverified addresses held this one back.
+  const heldBack = lead.confirmationHeldBack
+    ? ' Aucun e-mail n’a été envoyé à cette adresse : trop de demandes récentes pour cette boîte ou ce domaine.'
+    : '';
+  const intro = `${title}, reçue le ${lead.receivedAt.toISOString()} (réf. ${lead.id}).${heldBack}${repeatLine(history)}`;
   const text = [intro, '', ...fields.map(([name, value]) => `${name} : ${value}`)].join('\n');
   const rows = fields
     .map(

@@ -1,24 +1,16 @@
 import type { SelectQueryBuilder } from 'kysely';
 import type { Acceptance, ClaimedStep, StepOutcome } from '../domain/deliveries.ts';
-import type { Lead } from '../domain/lead.ts';
+import type { ConfirmationClaim } from '../domain/confirmation-cap.ts';
 import type { AcceptInput } from './acceptance-rows.ts';
 import type { Database } from './tables.ts';
+
+export type { ConfirmationClaim };
 
 /** A step that ended, with how, to be written to the journal. */
 export interface Settlement {
   step: ClaimedStep;
   outcome: StepOutcome;
   now: Date;
-}
-
-/** A claim of the confirmation cap: the right to e-mail this address for this endpoint. */
-export interface ConfirmationClaim {
-  kind: Lead['kind'];
-  /** Normalised (normalizeEmail). */
-  email: string;
-  leadId: string;
-  at: Date;
-  since: Date;
 }
 
 /** The steps a claim may take, before the choice of which are due (sql-deliveries.ts). */

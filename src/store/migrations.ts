@@ -170,6 +170,21 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .execute();
     },
   },
+  /**
+   * docs/reliability.md: the per-domain hourly cap on confirmations counts the claims of a domain;
+   * docs/api-decisions.md ("Bot trap"): why a lead is `spam`, for the agency's review.
+   */
+  '2026-11-26-100-confirmation-domains-and-spam-reasons': {
+    async up(db) {
+      await db.schema.alterTable('confirmation_sends').addColumn('domain', 'text').execute();
+      await db.schema
+        .createIndex('confirmation_sends_domain')
+        .on('confirmation_sends')
+        .columns(['domain', 'sent_at'])
+        .execute();
+      await db.schema.alterTable('leads').addColumn('spam_reason', 'text').execute();
+    },
+  },
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

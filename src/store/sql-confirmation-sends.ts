@@ -1,25 +1,20 @@
 import type { Kysely } from 'kysely';
-import type { ConfirmationSends } from '../domain/confirmation-cap.ts';
+import { canonicalMailbox } from '../domain/canonical-mailbox.ts';
+import type { ConfirmationClaim, ConfirmationSends } from '../domain/confirmation-cap.ts';
 import type { Lead } from '../domain/lead.ts';
 import { normalizeEmail } from '../domain/lead.ts';
 import type { JournalWrites } from './journal-writes.ts';
 import type { Database } from './tables.ts';
 
-/** One row per endpoint and address: the lead that last claimed a confirmation, and when. */
+/** One row per endpoint and mailbox: the lead that last claimed a confirmation, when, and its domain. */
 export class SqlConfirmationSends implements ConfirmationSends {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly writes: Pick<JournalWrites, 'claimConfirmation'>,
   ) {}
 
-  claim(
-    kind: Lead['kind'],
-    email: string,
-    leadId: string,
-    at: Date,
-    since: Date,
-  ): Promise<boolean> {
-    return this.writes.claimConfirmation({ kind, email: normalizeEmail(email), leadId, at, since });
+  claim(claim: ConfirmationClaim): Promise<boolean> {
+    return this.writes.claimConfirmation({ ...claim, mailbox: normalizeEmail(claim.mailbox) });
   }
 
   async lastClaim(kind: Lead['kind'], email: string) {
@@ -27,7 +22,7 @@ export class SqlConfirmationSends implements ConfirmationSends {
       .selectFrom('confirmation_sends')
       .select(['lead_id', 'sent_at'])
       .where('kind', '=', kind)
-      .where('email', '=', normalizeEmail(email))
+      .where('email', '=', canonicalMailbox(email).mailbox)
       .executeTakeFirst();
     return row ? { leadId: row.lead_id, at: new Date(row.sent_at) } : undefined;
   }

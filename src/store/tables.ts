@@ -19,6 +19,8 @@ export interface LeadsTable {
   consent_page: string | null;
   /** Truncated client network (IPv4 /24, IPv6 /48). */
   consent_network: string | null;
+  /** Why a `spam` lead is one (src/domain/spam-reason.ts); null for every other lead. */
+  spam_reason: string | null;
 }
 
 /** Each consent wording ever shown, once, under the SHA-256 of its text. */
@@ -94,7 +96,10 @@ export interface ForgottenPeopleTable {
 /** docs/reliability.md: the last confirmation claimed per endpoint and address (the cap). */
 export interface ConfirmationSendsTable {
   kind: string;
+  /** The canonical mailbox (src/domain/canonical-mailbox.ts). */
   email: string;
+  /** Its domain, for the hourly per-domain cap; null on rows older than that cap. */
+  domain: string | null;
   lead_id: string;
   sent_at: string;
 }

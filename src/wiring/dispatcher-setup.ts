@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
-import { withConfirmationCap } from '../domain/confirmation-cap.ts';
+import { withConfirmationCap, withHeldBackFlag } from '../domain/confirmation-cap.ts';
 import { loggedAlert, loggedDeliveries } from '../domain/delivery-log.ts';
-import { CONFIRMATION_DESTINATION } from '../domain/destination.ts';
+import { CONFIRMATION_DESTINATION, type Destination } from '../domain/destination.ts';
 import { createDispatcher, type Dispatcher } from '../domain/dispatcher.ts';
 import type { LeadLog } from '../domain/lead-log.ts';
 import type { Provider } from '../domain/provider.ts';
@@ -20,17 +20,7 @@ export function createDispatcherFor(
   const { delivery } = config;
   return createDispatcher({
     deliveries: loggedDeliveries(deliveries, log),
-    // docs/reliability.md: one confirmation per address, endpoint and CONFIRMATION_INTERVAL_HOURS,
-    // across nodes; the newsletter's link to confirm likewise (docs/consent.md).
-    destinations: provider.destinations.map((destination) =>
-      destination.name === CONFIRMATION_DESTINATION || destination.optIn === 'asks'
-        ? withConfirmationCap(
-            destination,
-            store.confirmations,
-            config.limits.confirmationIntervalMs,
-          )
-        : destination,
-    ),
+    destinations: cappedDestinations(config, store, provider.destinations),
     alertAgency: loggedAlert((dead, signal) => provider.alertAgency(dead, signal), log),
     policy: {
       baseMs: delivery.retryBaseMs,
@@ -42,4 +32,37 @@ export function createDispatcherFor(
     concurrency: delivery.concurrency,
     onError: (error) => log.error({ err: error }, 'delivery: the dispatcher hit an error'),
   });
+}
+
+/** The agency's notification, named in src/providers/mail-destinations.ts. */
+const NOTIFICATION_DESTINATION = 'agency-notification';
+
+/**
+ * docs/reliability.md: one confirmation per mailbox, endpoint and CONFIRMATION_INTERVAL_HOURS, and
+ * CONFIRMATION_DOMAIN_PER_HOUR per recipient domain, across nodes; the newsletter's link to confirm
+ * likewise (docs/consent.md). The notification says when the e-mail to the person was held back.
+ */
+function cappedDestinations(
+  config: Config,
+  store: Store,
+  destinations: readonly Destination[],
+): Destination[] {
+  const caps = {
+    intervalMs: config.limits.confirmationIntervalMs,
+    domainPerHour: config.limits.confirmationDomainPerHour,
+  };
+  const isCapped = (destination: Destination) =>
+    destination.name === CONFIRMATION_DESTINATION || destination.optIn === 'asks';
+  const capped = destinations.filter(
+    (destination) =>
+      destination.name === CONFIRMATION_DESTINATION ||
+      (destination.optIn === 'asks' && config.newsletterDoubleOptIn),
+  );
+  return destinations.map((destination) =>
+    isCapped(destination)
+      ? withConfirmationCap(destination, store.confirmations, caps)
+      : destination.name === NOTIFICATION_DESTINATION
+        ? withHeldBackFlag(destination, capped, store.confirmations, caps)
+        : destination,
+  );
 }

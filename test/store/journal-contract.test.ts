@@ -300,7 +300,16 @@ describe.each(dialects)(
         since: new Date('2026-11-25T10:00:00Z'),
       };
       const claim = (email: string, leadId: string, at = window.at, since = window.since) =>
-        store!.confirmations.claim('subscribe', email, leadId, at, since);
+        store!.confirmations.claim({
+          kind: 'subscribe',
+          mailbox: email,
+          domain: email.split('@')[1]!.toLowerCase(),
+          leadId,
+          at,
+          since,
+          domainMax: 0,
+          domainSince: since,
+        });
       const together = await Promise.all([
         claim('Lea@Example.fr', 'lead-a'),
         claim('lea@example.fr', 'lead-b'),

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Acceptance } from '../../domain/deliveries.ts';
 import { emailOf, normalizeEmail } from '../../domain/lead.ts';
 import {
@@ -10,6 +10,7 @@ import {
   type AcceptInput,
 } from '../acceptance-rows.ts';
 import { batchedPerTurn } from '../batched-per-turn.ts';
+import { CLAIM_SQL, claimParameters } from '../confirmation-claim-sql.ts';
 import type {
   ClaimableSteps,
   ConfirmationClaim,
@@ -21,6 +22,9 @@ import { isKnown, makeKnown } from '../known-addresses.ts';
 import { refreshLeadSummary, settledColumnsOf } from '../step-settlement.ts';
 import { insertSteps } from '../step-rows.ts';
 import type { Database } from '../tables.ts';
+
+/** The claim's text cut at its `$name` parameters: odd pieces are names, even ones SQL. */
+const CLAIM_PIECES = CLAIM_SQL.split(/\$(\w+)/);
 
 /**
  * The journal's writes on PostgreSQL, where several nodes write at once: each lead in its own
@@ -115,25 +119,15 @@ export class PostgresJournalWrites implements JournalWrites {
     for (const leadId of leadIds) await refreshLeadSummary(trx, leadId, latest);
   }
 
-  async claimConfirmation({ kind, email, leadId, at, since }: ConfirmationClaim): Promise<boolean> {
-    // Insert, or take the row over when it is older than the window or already ours; the WHERE of
-    // the upsert makes the check and the write one statement (SQLite runs the same one per turn).
-    const result = await this.db
-      .insertInto('confirmation_sends')
-      .values({ kind, email, lead_id: leadId, sent_at: at.toISOString() })
-      .onConflict((oc) =>
-        oc
-          .columns(['kind', 'email'])
-          .doUpdateSet({ lead_id: leadId, sent_at: at.toISOString() })
-          .where((eb) =>
-            eb.or([
-              eb('confirmation_sends.sent_at', '<', since.toISOString()),
-              eb('confirmation_sends.lead_id', '=', leadId),
-            ]),
-          ),
-      )
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+  /** The claim's one statement, shared with SQLite (confirmation-claim-sql.ts), bound for pg. */
+  async claimConfirmation(claim: ConfirmationClaim): Promise<boolean> {
+    const values = claimParameters(claim);
+    const statement = sql.join(
+      CLAIM_PIECES.map((piece, index) => (index % 2 ? sql`${values[piece]}` : sql.raw(piece))),
+      sql.raw(''),
+    );
+    const result = await statement.execute(this.db);
+    return Number(result.numAffectedRows ?? 0n) === 1;
   }
 
   /** PostgreSQL's top-N sort of the two due statuses is cheap; one subquery keeps one lock scope. */

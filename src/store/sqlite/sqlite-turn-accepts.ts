@@ -35,6 +35,7 @@ const LEAD_COLUMNS: readonly (keyof NewLeadRow)[] = [
   'consent_channel',
   'consent_page',
   'consent_network',
+  'spam_reason',
 ];
 const KEY_COLUMNS: readonly (keyof IdempotencyKeysTable)[] = [
   'key',
