@@ -10,6 +10,7 @@ import { SqlPeople } from './sql-people.ts';
 import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
 import { SqlRateBudgets } from './sql-rate-budgets.ts';
 import { databaseSecret } from './sql-secrets.ts';
+import { SqlStaff } from './sql-staff.ts';
 import type { SqliteTurns } from './sqlite-turns.ts';
 import type { Database, LeadsTable } from './tables.ts';
 
@@ -30,6 +31,7 @@ export class SqlStore implements Store {
   readonly confirmations: SqlConfirmationSends;
   readonly people: SqlPeople;
   readonly newsletter: SqlNewsletter;
+  readonly staff: SqlStaff;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -46,6 +48,7 @@ export class SqlStore implements Store {
     this.confirmations = new SqlConfirmationSends(db, options.sqliteTurns);
     this.people = new SqlPeople(db, toEntry);
     this.newsletter = new SqlNewsletter(db);
+    this.staff = new SqlStaff(db);
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {

@@ -14,7 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/server'],
   ['src/app'],
   ['src/mcp'],
-  ['src/mcp'],
+  ['src/workspace'],
   ['site', 'src/http'],
   ['src/openapi', 'src/providers', 'src/store'],
   ['src/mail'],
