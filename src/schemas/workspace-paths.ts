@@ -8,3 +8,6 @@ export const WORKSPACE_PATH = '/equipe';
 export function leadPagePath(leadId: string): string {
   return `${WORKSPACE_PATH}/prospects/${encodeURIComponent(leadId)}`;
 }
+
+/** The query parameter of an invitation link that carries its token (masked in logs). */
+export const INVITATION_PARAMETER = 'jeton';

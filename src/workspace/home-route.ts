@@ -9,16 +9,14 @@ export function registerHomeRoute(scope: FastifyInstance, _context: WorkspaceCon
     const body = html`<p>
       Bienvenue, ${request.staff!.name || request.staff!.email}. La liste des prospects arrive ici.
     </p>`;
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(
-        workspacePage({
-          title: 'Prospects',
-          staff: request.staff,
-          csrfToken: request.csrfToken,
-          current: 'prospects',
-          body,
-        }).value,
-      );
+    return reply.type('text/html; charset=utf-8').send(
+      workspacePage({
+        title: 'Prospects',
+        staff: request.staff,
+        csrfToken: request.csrfToken,
+        current: 'prospects',
+        body,
+      }).value,
+    );
   });
 }

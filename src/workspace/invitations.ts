@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { normalizeEmail } from '../domain/lead.ts';
 import type { StaffRole } from '../domain/staff.ts';
 import type { Store } from '../domain/store.ts';
+import { INVITATION_PARAMETER } from '../schemas/workspace-paths.ts';
 import { randomToken, tokenHash } from './secrets.ts';
+
+export { INVITATION_PARAMETER };
 
 /** docs/workspace.md, "Accounts": an invitation link works once, for 48 hours. */
 export const INVITATION_LIFETIME_MS = 48 * 60 * 60 * 1000;
 export const INVITATION_PATH = '/equipe/invitation';
-export const INVITATION_PARAMETER = 'jeton';
 
 export interface Invitation {
   staffId: string;

@@ -93,7 +93,8 @@ export function registerGuard(
     if (route.public) return;
     if (!account) {
       const back = request.method === 'GET' ? returnPath(request.url.split('?')[0]) : undefined;
-      const query = back && back !== '/equipe' ? `?suite=${encodeURIComponent(back)}` : '';
+      // returnPath allows only path characters: the value goes into the query as it is.
+      const query = back && back !== '/equipe' ? `?suite=${back}` : '';
       return reply.redirect(`${SIGN_IN_PATH}${query}`, 303);
     }
     if (account.totpRequired && !account.totpSecret && !route.beforeSecondFactor) {

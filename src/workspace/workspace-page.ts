@@ -40,33 +40,20 @@ export interface WorkspacePageOptions {
 
 /** A hidden `_csrf` field: every form that POSTs inside the workspace includes it. */
 export function csrfField(csrfToken: string | undefined): SafeHtml {
-  return html`<input type="hidden" name="_csrf" value="${csrfToken ?? ''}" />`;
+  return html`<input type="hidden" name="_csrf" value="${csrfToken ?? ''}">`;
 }
+
+const currentMark = (yes: boolean) => (yes ? html` aria-current="page"` : '');
 
 function navigation(staff: Staff, csrfToken: string | undefined, current: WorkspaceSection) {
   const items = WORKSPACE_NAV.filter((item) => !item.adminOnly || staff.role === 'admin').map(
     (item) =>
-      html`<li>
-        <a href="${item.path}" ${item.key === current ? html` aria-current="page"` : ''}
-          >${item.label}</a
-        >
-      </li>`,
+      html`<li><a href="${item.path}"${currentMark(item.key === current)}>${item.label}</a></li>`,
   );
-  return html`<nav class="site-nav workspace-nav" aria-label="Espace équipe">
-    <ul>
-      ${items}
-      <li>
-        <a href="/equipe/compte" ${current === 'compte' ? html` aria-current="page"` : ''}
-          >Mon compte</a
-        >
-      </li>
-      <li>
-        <form method="post" action="/equipe/deconnexion" class="inline-form">
-          ${csrfField(csrfToken)}<button type="submit" class="link-button">Se déconnecter</button>
-        </form>
-      </li>
-    </ul>
-  </nav>`;
+  return html`<nav class="site-nav workspace-nav" aria-label="Espace équipe"><ul>${items}
+<li><a href="/equipe/compte"${currentMark(current === 'compte')}>Mon compte</a></li>
+<li><form method="post" action="/equipe/deconnexion" class="inline-form">${csrfField(csrfToken)}<button type="submit" class="link-button">Se déconnecter</button></form></li>
+</ul></nav>`;
 }
 
 /**
@@ -80,31 +67,35 @@ export function workspacePage({
   current,
   body,
 }: WorkspacePageOptions): SafeHtml {
+  const who = staff
+    ? html`<p class="staff-who">${staff.name || staff.email}${staff.role === 'admin' ? ' (admin)' : ''}</p>`
+    : '';
   return html`<!doctype html>
-    <html lang="fr">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex, nofollow" />
-        <title>${title} · Espace équipe · ${AGENCY.name}</title>
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        <link rel="stylesheet" href="${WORKSPACE_STYLESHEET}" />
-      </head>
-      <body class="workspace">
-        <a class="skip-link" href="#contenu">Aller au contenu</a>
-        <header class="site-header">
-          <div class="wrap header-bar">
-            <a class="brand" href="/equipe">${AGENCY.name}<small>Espace équipe</small></a>
-            ${staff ? html`<p class="staff-who">${staff.name || staff.email}${staff.role === 'admin' ? ' (admin)' : ''}</p>` : ''}
-          </div>
-          ${staff ? html`<div class="wrap">${navigation(staff, csrfToken, current)}</div>` : ''}
-        </header>
-        <main id="contenu" class="wrap workspace-main">
-          <h1>${title}</h1>
-          ${body}
-        </main>
-      </body>
-    </html> `;
+<html lang="fr">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${title} · Espace équipe · ${AGENCY.name}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="${WORKSPACE_STYLESHEET}">
+</head>
+<body class="workspace">
+<a class="skip-link" href="#contenu">Aller au contenu</a>
+<header class="site-header">
+<div class="wrap header-bar">
+<a class="brand" href="/equipe">${AGENCY.name}<small>Espace équipe</small></a>
+${who}
+</div>
+${staff ? html`<div class="wrap">${navigation(staff, csrfToken, current)}</div>` : ''}
+</header>
+<main id="contenu" class="wrap workspace-main">
+<h1>${title}</h1>
+${body}
+</main>
+</body>
+</html>
+`;
 }
 
 /** Sends a workspace page for the signed-in member (the guard already set the headers). */

@@ -57,13 +57,14 @@ export async function activeMember(
   store: Store,
   email: string,
   role: StaffRole = 'admin',
+  now = new Date(),
   password = PASSWORD,
 ): Promise<void> {
   const { link } = await inviteStaff(store, {
     email,
     role,
     siteUrl: ORIGIN,
-    now: new Date(),
+    now,
     invitedBy: null,
   });
   const token = new URL(link).searchParams.get('jeton')!;
