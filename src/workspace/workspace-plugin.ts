@@ -116,7 +116,7 @@ export async function registerWorkspace(
       registerGuard(scope, context, policy, settings);
 
       scope.get(
-        '/espace.css',
+        WORKSPACE_STYLESHEET.slice(WORKSPACE_PATH.length),
         { config: { workspace: { public: true } } },
         async (request, reply) => {
           reply.header('cache-control', 'no-cache').header('etag', cssEtag);
