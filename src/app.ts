@@ -30,6 +30,7 @@ import {
   type ServerTimeouts,
 } from './http/server-timeouts.ts';
 import { validatorCompiler } from './http/validator.ts';
+import { registerWorkspace } from './workspace/workspace-plugin.ts';
 import type { Provider } from './domain/provider.ts';
 import type { Store } from './domain/store.ts';
 
@@ -42,6 +43,8 @@ export interface AppDependencies {
   timeouts?: ServerTimeouts;
   /** docs/site.md: the built site (dist/) to serve from memory; without it only the API answers. */
   siteDir?: string;
+  /** docs/workspace.md: the workspace's clock (sessions, invitations); tests move it. */
+  now?: () => Date;
 }
 
 // Spec 1: CORS is open so browser-based agents can call the API; preflight needs no Origin check.
@@ -86,6 +89,7 @@ export async function buildApp({
   logger = false,
   timeouts = DEFAULT_SERVER_TIMEOUTS,
   siteDir,
+  now,
 }: AppDependencies) {
   // docs/reliability.md: Fastify refuses a declared Content-Length above the limit before reading a byte, and
   // stops reading a chunked body as soon as it passes the limit.
@@ -171,6 +175,7 @@ export async function buildApp({
   });
   app.addHook('onClose', async () => sweep.stop());
   registerOpenApiRoute(app, config.siteUrl);
+  await registerWorkspace(app, { config, store, dispatcher, siteDir, now });
   const site = siteDir ? registerSite(app, siteDir, { botTrap }) : undefined;
   fastPath.answerWith(
     site ? [pageFastAnswer(site.files, EVERY_ANSWER), refusals.answer] : [refusals.answer],

@@ -86,6 +86,12 @@ export interface Config {
   retentionDays: number;
   /** docs/consent.md: a subscription joins the list only once confirmed through the e-mailed link. */
   newsletterDoubleOptIn: boolean;
+  /** docs/workspace.md: the team's sessions and the audit trail's retention. */
+  workspace: {
+    sessionIdleMs: number;
+    sessionMaxMs: number;
+    auditRetentionDays: number;
+  };
   /** Signed deliveries to the agency's tools (docs/webhooks.md). */
   webhooks: {
     urls: string[];
@@ -198,6 +204,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     secrets: configuredSecrets(env),
     retentionDays: env.RETENTION_DAYS,
     newsletterDoubleOptIn: env.NEWSLETTER_DOUBLE_OPT_IN === 'true',
+    workspace: {
+      sessionIdleMs: env.STAFF_SESSION_IDLE_MINUTES * 60 * 1000,
+      sessionMaxMs: env.STAFF_SESSION_MAX_HOURS * 60 * 60 * 1000,
+      auditRetentionDays: env.STAFF_AUDIT_RETENTION_DAYS,
+    },
     webhooks: {
       urls,
       key: webhookKey(env.WEBHOOK_SECRET, urls),

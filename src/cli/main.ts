@@ -15,6 +15,7 @@ import { deliveryStatus, dispatch, replayLeads } from './delivery-commands.ts';
 import { forgetPersonCommand, showPerson } from './people-commands.ts';
 import { exportLeads, listLeads, purgeLeads } from './leads-commands.ts';
 import { releaseLead } from './spam-commands.ts';
+import { addTeamMember } from './team-commands.ts';
 import { testWebhook } from './webhooks-commands.ts';
 
 const program = new Command('leadgate').description('Le site de l’agence et son API de demandes.');
@@ -245,6 +246,21 @@ people
   .argument('<email>', 'adresse de la personne')
   .action(async (email: string) => {
     if (!(await forgetPersonCommand(loadConfig(), email, process.stdout))) process.exitCode = 1;
+  });
+
+program
+  .command('team')
+  .description('L’équipe de l’agence dans l’espace /equipe (docs/workspace.md).')
+  .command('add')
+  .description(
+    'Crée un compte (ou en réinitialise le mot de passe) et affiche son lien d’invitation, valable une fois pendant 48 h.',
+  )
+  .argument('<email>', 'adresse e-mail du membre')
+  .option('--admin', 'administrateur : gère l’équipe et voit le journal d’activité')
+  .action(async (email: string, options: { admin?: boolean }) => {
+    const role = options.admin ? 'admin' : 'member';
+    if (!(await addTeamMember(loadConfig(), email, role, process.stdout, process.stderr)))
+      process.exitCode = 1;
   });
 
 // Not a top-level await: the bundle `leadgate build` writes is CommonJS (src/cli/bundle-cli.ts).

@@ -239,6 +239,26 @@ export const EnvSchema = Type.Object({
       'Days kept after a person’s last request; applied daily by `serve` (docs/consent.md)',
   }),
 
+  STAFF_SESSION_IDLE_MINUTES: integer({
+    minimum: 5,
+    maximum: 1440,
+    default: 60,
+    description: 'Workspace (`/equipe`): a session idle this long is closed (docs/workspace.md)',
+  }),
+  STAFF_SESSION_MAX_HOURS: integer({
+    minimum: 1,
+    maximum: 168,
+    default: 12,
+    description:
+      'Workspace: longest life of a session, however active; then the member signs in again',
+  }),
+  STAFF_AUDIT_RETENTION_DAYS: integer({
+    minimum: 30,
+    default: 365,
+    description:
+      'Workspace: days the audit trail (sign-ins, views, exports…) is kept; applied daily by `serve`',
+  }),
+
   NEWSLETTER_DOUBLE_OPT_IN: Type.Union([Type.Literal('true'), Type.Literal('false')], {
     default: 'true',
     description:

@@ -1,4 +1,5 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
+import { staffMigration } from './staff-migration.ts';
 
 /*
  * Migrations live in code, not in files found at run time, so the same list runs from the checkout,
@@ -185,6 +186,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.alterTable('leads').addColumn('spam_reason', 'text').execute();
     },
   },
+  // The agency's team and its audit trail (docs/workspace.md).
+  '2026-11-26-500-staff': staffMigration,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

@@ -11,6 +11,7 @@ import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
 import { SqlRateBudgets } from './sql-rate-budgets.ts';
 import { databaseSecret } from './sql-secrets.ts';
 import type { JournalWrites } from './journal-writes.ts';
+import { SqlStaff } from './sql-staff.ts';
 import type { Database, LeadsTable } from './tables.ts';
 
 /**
@@ -24,6 +25,7 @@ export class SqlStore implements Store {
   readonly confirmations: SqlConfirmationSends;
   readonly people: SqlPeople;
   readonly newsletter: SqlNewsletter;
+  readonly staff: SqlStaff;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -35,6 +37,7 @@ export class SqlStore implements Store {
     this.confirmations = new SqlConfirmationSends(db, writes);
     this.people = new SqlPeople(db, toEntry);
     this.newsletter = new SqlNewsletter(db);
+    this.staff = new SqlStaff(db);
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {

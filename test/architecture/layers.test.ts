@@ -15,6 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/app'],
   ['src/wiring'],
   ['src/mcp'],
+  ['src/workspace'],
   ['site', 'src/http'],
   ['src/openapi', 'src/providers', 'src/store'],
   ['src/mail'],
