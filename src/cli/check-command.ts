@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import { createProvider } from '../providers/create-provider.ts';
+import { journalName } from '../store/create-store.ts';
 import { withStore } from './leads-commands.ts';
 import { refuseMisleadingStart, sayWhereMailGoes } from './start-checks.ts';
 
@@ -21,6 +22,6 @@ export async function checkStart(
   });
   sayWhereMailGoes(config, warn);
   out.write(
-    `prêt : MAIL_PROVIDER=${config.mail.provider}, journal ${config.databaseUrl === undefined ? 'SQLite' : 'PostgreSQL'} à jour\n`,
+    `prêt : MAIL_PROVIDER=${config.mail.provider}, journal ${journalName(config)} à jour\n`,
   );
 }

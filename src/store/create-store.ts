@@ -41,6 +41,11 @@ export interface ReadOnlyDatabase {
   close(): Promise<void>;
 }
 
+/** Which database holds the journal, as an operator's message names it. */
+export function journalName(settings: Pick<StoreSettings, 'databaseUrl'>): 'SQLite' | 'PostgreSQL' {
+  return settings.databaseUrl ? 'PostgreSQL' : 'SQLite';
+}
+
 /** For commands that only read: a mistyped DATA_DIR must not create an empty journal. */
 export function assertJournalExists(
   settings: Pick<StoreSettings, 'dataDir' | 'databaseUrl'>,
