@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
-import { createDispatcherFor } from './domain/dispatcher-setup.ts';
+import { createDispatcherFor } from './wiring/dispatcher-setup.ts';
 import type { Dispatcher } from './domain/dispatcher.ts';
 import { startIdempotencySweep } from './domain/idempotency-sweep.ts';
 import { createIntake } from './domain/intake.ts';
@@ -24,13 +24,14 @@ import { pageFastAnswer } from './http/page-fast-path.ts';
 import { createRefusedClients } from './http/refusal-fast-path.ts';
 import { registerSite } from './http/site-routes.ts';
 import { watchSite } from './http/site-watch.ts';
-import { rateLimitCounters } from './http/rate-limit-store.ts';
+import { rateLimitCounters } from './wiring/rate-limit-counters.ts';
 import {
   DEFAULT_SERVER_TIMEOUTS,
   serverTimeoutOptions,
   type ServerTimeouts,
 } from './http/server-timeouts.ts';
 import { validatorCompiler } from './http/validator.ts';
+import { registerWorkspace } from './workspace/workspace-plugin.ts';
 import type { Provider } from './domain/provider.ts';
 import type { Store } from './domain/store.ts';
 
@@ -48,6 +49,8 @@ export interface AppDependencies {
    * (src/http/site-watch.ts). On by default with a site.
    */
   watchSite?: boolean;
+  /** docs/workspace.md: the workspace's clock (sessions, invitations); tests move it. */
+  now?: () => Date;
 }
 
 // Spec 1: CORS is open so browser-based agents can call the API; preflight needs no Origin check.
@@ -93,6 +96,7 @@ export async function buildApp({
   timeouts = DEFAULT_SERVER_TIMEOUTS,
   siteDir,
   watchSite: watching = true,
+  now,
 }: AppDependencies) {
   // docs/reliability.md: Fastify refuses a declared Content-Length above the limit before reading a byte, and
   // stops reading a chunked body as soon as it passes the limit.
@@ -144,6 +148,10 @@ export async function buildApp({
   const intake = createIntake({
     deliveries,
     newsletter: { doubleOptIn: config.newsletterDoubleOptIn, journal: store.newsletter },
+    confirmationCap: {
+      sends: store.confirmations,
+      intervalMs: config.limits.confirmationIntervalMs,
+    },
     dispatcher,
     mode: config.delivery.mode,
   });
@@ -176,6 +184,7 @@ export async function buildApp({
   });
   app.addHook('onClose', async () => sweep.stop());
   registerOpenApiRoute(app, config.siteUrl);
+  await registerWorkspace(app, { config, store, dispatcher, siteDir, now });
   const site = siteDir ? registerSite(app, siteDir, { botTrap }) : undefined;
   if (site && siteDir && watching) {
     // A rebuild takes effect without a restart: pages, files, the pages of refused forms and of

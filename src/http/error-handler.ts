@@ -38,10 +38,17 @@ export function toApiError(
   if (known) return known;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
+    const kind = leadKindAt(request.url.split('?')[0] ?? request.url);
     return validationToApiError(fastifyError.validation as never, {
       knownFields: knownFieldsOf(request),
       repeatedFields: repeatedFieldsOf(request.body),
       example: exampleFor(request),
+      body: request.body,
+      questionnaire: kind?.questionnaire,
+      // body-parsers.ts imports this file: the form's media type is read here (no cycle).
+      medium: /^application\/x-www-form-urlencoded\b/i.test(request.headers['content-type'] ?? '')
+        ? 'form'
+        : 'json',
     });
   }
   switch (fastifyError.code) {

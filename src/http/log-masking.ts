@@ -1,4 +1,7 @@
 import { maskText } from '../domain/masking.ts';
+import { INVITATION_PARAMETER } from '../schemas/workspace-paths.ts';
+
+const INVITATION_TOKEN = new RegExp(`([?&]${INVITATION_PARAMETER}=)[^&#]*`, 'g');
 
 /** The longest part of a request URL that is logged: enough for any real path and query. */
 export const LOGGED_URL_MAX = 512;
@@ -20,7 +23,8 @@ export function maskUrl(url: string, secrets: readonly string[]): string {
       return escapes;
     }
   });
-  return maskText(decoded, secrets);
+  // docs/workspace.md: an invitation link's token opens an account; it never reaches a log.
+  return maskText(decoded.replace(INVITATION_TOKEN, '$1[masqué]'), secrets);
 }
 
 /** Fields whose value is a credential whatever it looks like, at any depth, in any case. */

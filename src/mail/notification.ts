@@ -31,6 +31,19 @@ function subjectOf(lead: Lead, kind: LeadKindDescriptor, who: string): string {
   );
 }
 
+/** What the journal knew of the address before this lead (docs/consent.md). */
+export interface LeadHistory {
+  /** Subscription requests of the same address received before this one. */
+  earlier: number;
+}
+
+/** A plain line for a repeated request: the agency sees it is not a new person. */
+function repeatLine({ earlier }: LeadHistory): string {
+  if (earlier === 0) return '';
+  const times = earlier === 1 ? 'une fois' : `${earlier} fois`;
+  return `Demande répétée : cette adresse avait déjà demandé l’inscription ${times} auparavant.`;
+}
+
 /**
  * The agency's e-mail for every lead (docs/emails.md): every field under its French label, the
  * questionnaire's answers under their questions, when (Paris time) and through which channel, the
@@ -40,8 +53,16 @@ export function agencyNotification(
   lead: Lead,
   settings: MailSettings,
   kind: LeadKindDescriptor = leadKindOf(lead.kind),
+  history: LeadHistory = { earlier: 0 },
 ): MailMessage {
   const { identity, siteUrl } = settings;
+  // docs/reliability.md: the caps on e-mails to unverified addresses held the confirmation back.
+  const notes = [
+    lead.confirmationHeldBack
+      ? 'Aucun e-mail n’a été envoyé à cette adresse : trop de demandes récentes pour cette boîte ou ce domaine.'
+      : '',
+    repeatLine(history),
+  ].filter(Boolean);
   const who = fullName(lead, kind);
   const address = emailOf(lead, kind);
   const { consent } = lead;
@@ -61,6 +82,7 @@ export function agencyNotification(
           },
         ]
       : []),
+    ...notes.map((text) => ({ kind: 'paragraph' as const, text })),
     {
       kind: 'button',
       label: 'Ouvrir la demande dans l’espace équipe',
