@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { migrateToLatest, migrationStates } from './migrations.ts';
 import { backupSqlite, preMigrationBackupFile } from './sqlite-backup.ts';
 import { assertReachable, postgresDatabase, type PostgresSettings } from './postgres-database.ts';
@@ -55,7 +55,7 @@ export async function openForReading(settings: StoreSettings): Promise<ReadOnlyD
 
 /** The one place that picks the database: PostgreSQL when DATABASE_URL is set, else a SQLite file. */
 export async function createStore(settings: StoreSettings): Promise<Store> {
-  const { db, migrate, sqliteTurns } = settings.databaseUrl
+  const { db, migrate, sqliteTurns, afterErasure } = settings.databaseUrl
     ? postgres(settings.databaseUrl, settings.database)
     : sqlite(settings.dataDir);
   try {
@@ -69,6 +69,7 @@ export async function createStore(settings: StoreSettings): Promise<Store> {
     skipLocked: settings.databaseUrl !== undefined,
     secrets: settings.secrets,
     sqliteTurns: sqliteTurns?.(settings.secrets ?? []),
+    afterErasure,
   });
 }
 
@@ -78,12 +79,19 @@ interface Opened {
   migrate(): Promise<void>;
   /** SQLite: the accept, settle and confirmation statements, prepared once the schema is up to date. */
   sqliteTurns?: (secrets: readonly string[]) => SqliteTurns;
+  /** docs/consent.md, "Erasure": what makes an erasure's bytes leave the database files. */
+  afterErasure(tables: readonly string[]): Promise<void>;
 }
 
 function postgres(connectionString: string, settings: PostgresSettings): Opened {
   const db = postgresDatabase(connectionString, settings);
   return {
     db,
+    // A deleted row stays in its page as a dead tuple until VACUUM marks the space free (and a later
+    // row overwrites it): run it on the tables the erasure wrote to (docs/consent.md, "Erasure").
+    async afterErasure(tables) {
+      await sql`vacuum ${sql.join(tables.map((table) => sql.id(table)))}`.execute(db);
+    },
     async migrate() {
       await assertReachable(db, connectionString);
       // Kysely's Migrator holds a PostgreSQL advisory lock: nodes starting together migrate once. The
@@ -113,11 +121,19 @@ function sqlite(dataDir: string): Opened {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
+  // docs/consent.md, "Erasure": a deleted row's bytes are overwritten with zeros, in its page and in
+  // freed pages, instead of lingering until the page is reused (docs/performance.md: the cost).
+  database.pragma('secure_delete = ON');
   const wal = new WalSync(`${file}-wal`);
   const dialect = new GroupCommitSqliteDialect({ database: withStatementCache(database) }, wal);
   const db = new Kysely<Database>({ dialect });
   return {
     db,
+    // The WAL still holds the pages as they were before the erasure: copy its pages into the file
+    // and truncate it to zero bytes (docs/consent.md, "Erasure").
+    async afterErasure() {
+      await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+    },
     sqliteTurns: (secrets) => ({
       accepts: new SqliteTurnAccepts(database),
       settles: new SqliteTurnSettles(database, secrets),

@@ -20,6 +20,8 @@ export interface SqlStoreOptions {
   secrets?: readonly string[];
   /** SQLite: the writes of one turn of the event loop in one transaction each (sqlite-turns.ts). */
   sqliteTurns?: SqliteTurns;
+  /** After an erasure, so its bytes leave the files too (sql-people.ts, create-store.ts). */
+  afterErasure?: (tables: readonly string[]) => Promise<void>;
 }
 
 /** The journal in SQL that SQLite and PostgreSQL both run: one implementation, two dialects. */
@@ -44,7 +46,7 @@ export class SqlStore implements Store {
     this.budgets = new SqlRateBudgets(db);
     this.idempotency = new SqlIdempotencyKeys(db);
     this.confirmations = new SqlConfirmationSends(db, options.sqliteTurns);
-    this.people = new SqlPeople(db, toEntry);
+    this.people = new SqlPeople(db, toEntry, options.afterErasure);
     this.newsletter = new SqlNewsletter(db);
   }
 
