@@ -35,7 +35,7 @@ export class SqlStore implements Store {
     this.budgets = new SqlRateBudgets(db);
     this.idempotency = new SqlIdempotencyKeys(db);
     this.confirmations = new SqlConfirmationSends(db, writes);
-    this.people = new SqlPeople(db, toEntry);
+    this.people = new SqlPeople(db, toEntry, (tables) => writes.afterErasure(tables));
     this.newsletter = new SqlNewsletter(db);
     this.staff = new SqlStaff(db);
   }
