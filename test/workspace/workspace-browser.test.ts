@@ -82,7 +82,7 @@ describe('the workspace in Chromium (docs/workspace.md)', () => {
         await page.goto(`${origin}/equipe/journal`);
         await page.waitForURL(`${origin}/equipe/connexion?suite=/equipe/journal`);
         expect(problems).toEqual([]);
-      }, 120_000);
+      }, 240_000);
     }
   }
 });
