@@ -175,7 +175,7 @@ export async function buildApp({
   });
   app.addHook('onClose', async () => sweep.stop());
   registerOpenApiRoute(app, config.siteUrl);
-  await registerWorkspace(app, { config, store, dispatcher, siteDir, now });
+  await registerWorkspace(app, { config, store, dispatcher, provider, siteDir, now });
   const site = siteDir ? registerSite(app, siteDir, { botTrap }) : undefined;
   fastPath.answerWith(
     site ? [pageFastAnswer(site.files, EVERY_ANSWER), refusals.answer] : [refusals.answer],

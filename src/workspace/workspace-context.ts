@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Dispatcher } from '../domain/dispatcher.ts';
+import type { Provider } from '../domain/provider.ts';
 import type { StaffRole } from '../domain/staff.ts';
 import type { Store } from '../domain/store.ts';
 import type { StaffAction } from './staff-actions.ts';
@@ -18,6 +19,8 @@ export interface WorkspaceContext {
   config: Config;
   store: Store;
   dispatcher: Dispatcher;
+  /** The delivery provider (an erasure also asks it to forget the person: forgetPerson). */
+  provider: Provider;
   /** The workspace's clock (sessions, invitations, the trail); tests move it. */
   now(): Date;
   /**

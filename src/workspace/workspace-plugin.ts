@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Dispatcher } from '../domain/dispatcher.ts';
+import type { Provider } from '../domain/provider.ts';
 import type { Store } from '../domain/store.ts';
 import { FORM_MEDIA_TYPE } from '../http/body-parsers.ts';
 import { hashOf, readManifest } from '../http/site-files.ts';
@@ -31,6 +32,7 @@ export interface WorkspaceDependencies {
   config: Config;
   store: Store;
   dispatcher: Dispatcher;
+  provider: Provider;
   /** docs/site.md: the built site, whose stylesheet the workspace shares. */
   siteDir?: string;
   now?: () => Date;
@@ -71,6 +73,7 @@ export async function registerWorkspace(
     config: deps.config,
     store: deps.store,
     dispatcher: deps.dispatcher,
+    provider: deps.provider,
     now,
     async recordStaffAction(staff, action, target = null, detail = null) {
       await deps.store.staff.record(auditEntry(staff, action, now(), target, detail));
