@@ -4,6 +4,7 @@ import type { Dispatcher } from '../domain/dispatcher.ts';
 import type { Provider } from '../domain/provider.ts';
 import type { StaffRole } from '../domain/staff.ts';
 import type { Store } from '../domain/store.ts';
+import type { Passwords } from './secrets.ts';
 import type { StaffAction } from './staff-actions.ts';
 
 /** The signed-in member, as every workspace route sees it (request.staff). */
@@ -21,6 +22,8 @@ export interface WorkspaceContext {
   dispatcher: Dispatcher;
   /** The delivery provider (an erasure also asks it to forget the person: forgetPerson). */
   provider: Provider;
+  /** docs/workspace.md, "Passwords": scrypt hashing and verification. */
+  passwords: Passwords;
   /** The workspace's clock (sessions, invitations, the trail); tests move it. */
   now(): Date;
   /**

@@ -12,6 +12,7 @@ import { registerAccountRoutes } from './account-routes.ts';
 import { registerHomeRoute } from './home-route.ts';
 import { registerInvitationRoutes } from './invitation-routes.ts';
 import { registerJournalRoutes } from './journal-routes.ts';
+import { scryptPasswords, type ScryptCost } from './secrets.ts';
 import { cookiePolicy } from './session-cookie.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
 import { auditEntry } from './staff-actions.ts';
@@ -36,6 +37,8 @@ export interface WorkspaceDependencies {
   /** docs/site.md: the built site, whose stylesheet the workspace shares. */
   siteDir?: string;
   now?: () => Date;
+  /** docs/workspace.md, "Passwords": OWASP's scrypt cost unless a test passes a cheaper one. */
+  passwordCost?: ScryptCost;
 }
 
 /** docs/workspace.md, "Adding a page": every set of pages of the workspace, in navigation order. */
@@ -74,6 +77,7 @@ export async function registerWorkspace(
     store: deps.store,
     dispatcher: deps.dispatcher,
     provider: deps.provider,
+    passwords: scryptPasswords(deps.passwordCost),
     now,
     async recordStaffAction(staff, action, target = null, detail = null) {
       await deps.store.staff.record(auditEntry(staff, action, now(), target, detail));

@@ -32,6 +32,9 @@ describe('leadgate team add', () => {
     const token = new URL(link!).searchParams.get('jeton')!;
     const set = { jeton: token, password: PASSWORD, confirmation: PASSWORD };
     expect((await postForm(test.app, '/equipe/invitation', set)).statusCode).toBe(303);
+    // docs/workspace.md, "Passwords": OWASP's scrypt setting, stored in the hash.
+    const account = await test.store.staff.accountByEmail('patron@agence.fr');
+    expect(account?.passwordHash).toMatch(/^scrypt\$32768\$8\$3\$/);
     const { cookie } = await signIn(test.app, 'patron@agence.fr');
     expect((await test.app.inject({ url: '/equipe/equipe', headers: { cookie } })).statusCode).toBe(
       200,

@@ -4,6 +4,7 @@ import { html, raw } from '../../src/workspace/html.ts';
 import { useTestApp } from '../helpers/app.ts';
 import {
   activeMember,
+  FAST_SCRYPT,
   csrfOf,
   PASSWORD,
   postForm,
@@ -43,7 +44,7 @@ describe('the html template escapes by default (../shared/STYLE.md)', () => {
 });
 
 describe('the second factor in the workspace (docs/workspace.md, "Second factor")', () => {
-  const testApp = useTestApp({ now: () => clock.now });
+  const testApp = useTestApp({ now: () => clock.now, passwordCost: FAST_SCRYPT });
 
   it('once set up, signing in needs a code; a code is not accepted twice; a recovery code works once', async () => {
     const { app, store } = testApp;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { inviteStaff } from '../../src/workspace/invitations.ts';
 import { useTestApp } from '../helpers/app.ts';
 import { hasTool } from '../helpers/tools.ts';
-import { activeMember, ORIGIN, postForm, signIn } from './staff-session.ts';
+import { activeMember, FAST_SCRYPT, ORIGIN, postForm, signIn } from './staff-session.ts';
 
 const VNU_JAR = join(
   createRequire(import.meta.url).resolve('vnu-jar/package.json'),
@@ -17,7 +17,7 @@ const VNU_JAR = join(
 
 /** docs/quality.md: the Nu HTML Checker finds 0 errors on every page the workspace answers. */
 describe.skipIf(!hasTool('java', ['-version']))('workspace pages in the Nu HTML Checker', () => {
-  const testApp = useTestApp();
+  const testApp = useTestApp({ passwordCost: FAST_SCRYPT });
 
   it('reports 0 errors on the sign-in, invitation and signed-in pages', async () => {
     const { app, store } = testApp;
