@@ -31,6 +31,7 @@ import {
 } from './http/server-timeouts.ts';
 import { validatorCompiler } from './http/validator.ts';
 import { registerWorkspace } from './workspace/workspace-plugin.ts';
+import type { ScryptCost } from './workspace/secrets.ts';
 import type { Provider } from './domain/provider.ts';
 import type { Store } from './domain/store.ts';
 
@@ -45,6 +46,8 @@ export interface AppDependencies {
   siteDir?: string;
   /** docs/workspace.md: the workspace's clock (sessions, invitations); tests move it. */
   now?: () => Date;
+  /** docs/workspace.md, "Passwords": tests pass a cheaper scrypt cost than OWASP's. */
+  passwordCost?: ScryptCost;
 }
 
 // Spec 1: CORS is open so browser-based agents can call the API; preflight needs no Origin check.
@@ -90,6 +93,7 @@ export async function buildApp({
   timeouts = DEFAULT_SERVER_TIMEOUTS,
   siteDir,
   now,
+  passwordCost,
 }: AppDependencies) {
   // docs/reliability.md: Fastify refuses a declared Content-Length above the limit before reading a byte, and
   // stops reading a chunked body as soon as it passes the limit.
@@ -175,7 +179,15 @@ export async function buildApp({
   });
   app.addHook('onClose', async () => sweep.stop());
   registerOpenApiRoute(app, config.siteUrl);
-  await registerWorkspace(app, { config, store, dispatcher, siteDir, now });
+  await registerWorkspace(app, {
+    config,
+    store,
+    dispatcher,
+    provider,
+    siteDir,
+    now,
+    passwordCost,
+  });
   const site = siteDir ? registerSite(app, siteDir, { botTrap }) : undefined;
   fastPath.answerWith(
     site ? [pageFastAnswer(site.files, EVERY_ANSWER), refusals.answer] : [refusals.answer],

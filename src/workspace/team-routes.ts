@@ -75,7 +75,7 @@ export function registerTeamRoutes(scope: FastifyInstance, context: WorkspaceCon
             </div>`
         : ''
     }
-      <div class="table-scroll">
+      <div class="table-scroll" role="region" aria-label="Comptes de l’équipe" tabindex="0">
         <table>
           <caption>
             Les comptes de l’espace équipe
