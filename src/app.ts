@@ -152,7 +152,11 @@ export async function buildApp({
     dispatcher,
     mode: config.delivery.mode,
   });
-  const botTrap = createBotTrap(await store.secret('form-token'), config.limits.formMinFillMs);
+  const botTrap = createBotTrap(await store.secret('form-token'), {
+    minFillMs: config.limits.formMinFillMs,
+    maxAgeMs: config.limits.formTokenMaxAgeMs,
+    maxPosts: config.limits.formTokenMaxPosts,
+  });
   await registerApi(app, {
     intake,
     bodyLimit,
