@@ -1,9 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
 /** docs/quality.md: the suites that run a second time with the journal on PostgreSQL. */
-const POSTGRES_SUITES = ['store', 'http', 'cli', 'hardening', 'providers'].map(
-  (folder) => `test/${folder}/**/*.test.ts`,
-);
+const POSTGRES_SUITES = [
+  ...['store', 'http', 'cli', 'hardening', 'providers'].map(
+    (folder) => `test/${folder}/**/*.test.ts`,
+  ),
+  // docs/workspace.md: the workspace's sessions, throttling and audit trail on both journals.
+  'test/workspace/workspace-security.test.ts',
+  'test/workspace/audit-retention.test.ts',
+];
 
 export default defineConfig({
   test: {

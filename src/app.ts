@@ -32,6 +32,7 @@ import {
 } from './http/server-timeouts.ts';
 import { validatorCompiler } from './http/validator.ts';
 import { registerWorkspace } from './workspace/workspace-plugin.ts';
+import type { ScryptCost } from './workspace/secrets.ts';
 import type { Provider } from './domain/provider.ts';
 import type { Store } from './domain/store.ts';
 
@@ -51,6 +52,8 @@ export interface AppDependencies {
   watchSite?: boolean;
   /** docs/workspace.md: the workspace's clock (sessions, invitations); tests move it. */
   now?: () => Date;
+  /** docs/workspace.md, "Passwords": tests pass a cheaper scrypt cost than OWASP's. */
+  passwordCost?: ScryptCost;
 }
 
 // Spec 1: CORS is open so browser-based agents can call the API; preflight needs no Origin check.
@@ -97,6 +100,7 @@ export async function buildApp({
   siteDir,
   watchSite: watching = true,
   now,
+  passwordCost,
 }: AppDependencies) {
   // docs/reliability.md: Fastify refuses a declared Content-Length above the limit before reading a byte, and
   // stops reading a chunked body as soon as it passes the limit.
@@ -156,7 +160,11 @@ export async function buildApp({
     mode: config.delivery.mode,
   });
   const formPages = siteDir ? readFormPages(siteDir) : undefined;
-  const botTrap = createBotTrap(await store.secret('form-token'), config.limits.formMinFillMs);
+  const botTrap = createBotTrap(await store.secret('form-token'), {
+    minFillMs: config.limits.formMinFillMs,
+    maxAgeMs: config.limits.formTokenMaxAgeMs,
+    maxPosts: config.limits.formTokenMaxPosts,
+  });
   await registerApi(app, {
     intake,
     bodyLimit,
@@ -184,7 +192,15 @@ export async function buildApp({
   });
   app.addHook('onClose', async () => sweep.stop());
   registerOpenApiRoute(app, config.siteUrl);
-  await registerWorkspace(app, { config, store, dispatcher, siteDir, now });
+  await registerWorkspace(app, {
+    config,
+    store,
+    dispatcher,
+    provider,
+    siteDir,
+    now,
+    passwordCost,
+  });
   const site = siteDir ? registerSite(app, siteDir, { botTrap }) : undefined;
   if (site && siteDir && watching) {
     // A rebuild takes effect without a restart: pages, files, the pages of refused forms and of

@@ -58,8 +58,9 @@ program
     // The site is built with the umask the process got (a web server may read it); what DATA_DIR
     // receives from here on is private.
     privateFiles();
-    sayWhereMailGoes(config, warn);
     await startServer(config);
+    // Once listening, so a refused start stays one line.
+    sayWhereMailGoes(config, warn);
   });
 
 program

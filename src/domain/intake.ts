@@ -14,6 +14,7 @@ import {
   type ConfirmationCap,
   type ConfirmationStanding,
 } from './subscription-answer.ts';
+import type { SpamReason } from './spam-reason.ts';
 
 /** A key, or the same body sent again, answers the same request the same way for 24 hours. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -45,8 +46,8 @@ export interface SubmitOptions {
    * later log lines name it (docs/operations.md).
    */
   identified?: (leadId: string) => void;
-  /** Caught by the site forms' bot trap (docs/api-decisions.md, "Bot trap"). */
-  spam?: boolean;
+  /** Caught by the site forms' bot trap, and why (docs/api-decisions.md, "Bot trap"). */
+  spam?: SpamReason | undefined;
 }
 
 export interface IntakeDependencies {
@@ -83,8 +84,9 @@ export function createIntake({
      */
     async submit(
       received: LeadRequest,
-      { callerKey, consent, identified = () => {}, spam = false }: SubmitOptions = {},
+      { callerKey, consent, identified = () => {}, spam: spamReason }: SubmitOptions = {},
     ): Promise<IntakeOutcome> {
+      const spam = spamReason !== undefined;
       const request = withCanonicalQuestions(received);
       const at = now();
       const { record } = consentRecord(request.kind, consent ?? { channel: 'api' }, at);
@@ -98,6 +100,7 @@ export function createIntake({
         lead,
         steps: spam ? [] : await newLeadSteps(lead, dispatcher.destinations, newsletter),
         spam,
+        ...(spamReason && { spamReason }),
         idempotency: {
           key,
           bodyKey: `${scope}same-body:${fingerprint}`,

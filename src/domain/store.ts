@@ -1,3 +1,4 @@
+import type { SpamReason } from './spam-reason.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
 import type { Lead } from './lead.ts';
 import type { ConfirmationSends } from './confirmation-cap.ts';
@@ -16,6 +17,11 @@ export interface JournalEntry {
   lastError: string | null;
   providerAnswer: string | null;
   updatedAt: Date;
+  /**
+   * Why the bot trap journaled it as `spam` (column `leads.spam_reason`): what the agency reviews
+   * before `leads release`; kept after a release, null for a lead never caught.
+   */
+  spamReason: SpamReason | null;
 }
 
 /** The durable journal of leads and the addresses known per audience (one small interface, two SQL dialects). */

@@ -17,7 +17,7 @@ export interface ApiOptions {
    * Catches the site's form posts sent by bots, and signs the token of a refused form's page
    * (docs/api-decisions.md, "Bot trap").
    */
-  botTrap: Pick<BotTrap, 'caught' | 'issue'>;
+  botTrap: Pick<BotTrap, 'verdict' | 'issue'>;
   /** The site's forms, for a browser's form post that fails validation (docs/api-decisions.md). */
   formPages?: FormPages;
   kinds?: readonly LeadKindDescriptor[];

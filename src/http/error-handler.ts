@@ -52,7 +52,10 @@ export function toApiError(
     });
   }
   switch (fastifyError.code) {
+    // FST_ERR_ROUTE_MISSING_CONTENT_TYPE: a method Fastify reads a body for (QUERY) sent without
+    // Content-Type, refused before any route: a client's mistake (spec 7: 415), never a 500.
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE':
       return apiErrors.unsupportedMediaType(request.headers['content-type']);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return apiErrors.payloadTooLarge(bodyLimit);

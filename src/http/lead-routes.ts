@@ -21,7 +21,7 @@ import { soonAfterListening } from './soon-after-listening.ts';
 export function registerLeadRoutes(
   api: FastifyInstance,
   intake: Intake,
-  botTrap: Pick<BotTrap, 'caught'>,
+  botTrap: Pick<BotTrap, 'verdict'>,
   kinds: readonly LeadKindDescriptor[] = LEAD_KINDS,
 ): void {
   const refusedMethods = api.supportedMethods.filter(
@@ -46,7 +46,7 @@ export function registerLeadRoutes(
           callerKey: idempotencyKeyOf(request),
           consent,
           identified: (leadId) => bindLeadId(request, reply, leadId),
-          spam: botTrap.caught(request.body, Date.now()),
+          spam: botTrap.verdict(request.body, Date.now()),
         });
         if (isBrowserFormPost(request)) return reply.redirect(endpoint.thankYouPath, 303);
         return successBody(endpoint, outcome);

@@ -132,6 +132,9 @@ function sqlite(dataDir: string): Opened {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
+  // docs/consent.md, "Erasure": a deleted row's bytes are overwritten with zeros, in its page and in
+  // freed pages, instead of lingering until the page is reused (docs/performance.md: the cost).
+  database.pragma('secure_delete = ON');
   const wal = new WalSync(`${file}-wal`);
   const dialect = new GroupCommitSqliteDialect({ database: withStatementCache(database) }, wal);
   const db = new Kysely<Database>({ dialect });

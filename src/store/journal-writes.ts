@@ -42,4 +42,6 @@ export interface JournalWrites {
   dueSteps(claimable: ClaimableSteps, at: string, limit: number): DueSteps;
   /** The rows of `due` this node may lease now (on PostgreSQL, skipping other nodes' locks). */
   leasable(due: DueSteps): DueSteps;
+  /** docs/consent.md, "Erasure": makes the bytes of rows deleted from `tables` leave the files. */
+  afterErasure(tables: readonly string[]): Promise<void>;
 }

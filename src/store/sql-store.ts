@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { LEAD_STATUSES, type LeadStatus } from '../domain/lead-status.ts';
+import type { SpamReason } from '../domain/spam-reason.ts';
 import type { JournalEntry, Store } from '../domain/store.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
 import { leadOf } from './lead-rows.ts';
@@ -35,7 +36,7 @@ export class SqlStore implements Store {
     this.budgets = new SqlRateBudgets(db);
     this.idempotency = new SqlIdempotencyKeys(db);
     this.confirmations = new SqlConfirmationSends(db, writes);
-    this.people = new SqlPeople(db, toEntry);
+    this.people = new SqlPeople(db, toEntry, (tables) => writes.afterErasure(tables));
     this.newsletter = new SqlNewsletter(db);
     this.staff = new SqlStaff(db);
   }
@@ -108,5 +109,6 @@ function toEntry(row: Selectable<LeadsTable>): JournalEntry {
     lastError: row.last_error,
     providerAnswer: row.provider_answer,
     updatedAt: new Date(row.updated_at),
+    spamReason: (row.spam_reason as SpamReason | null) ?? null,
   };
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { field, formAlert, formText } from './form-controls.ts';
 import { html } from './html.ts';
 import { INVITATION_PARAMETER, INVITATION_PATH } from './invitations.ts';
-import { hashPassword, PASSWORD_LENGTH, passwordProblem, tokenHash } from './secrets.ts';
+import { PASSWORD_LENGTH, passwordProblem, tokenHash } from './secrets.ts';
 import { staffOf } from './sessions.ts';
 import type { WorkspaceContext } from './workspace-context.ts';
 import { SIGN_IN_PATH } from './workspace-guard.ts';
@@ -71,7 +71,7 @@ export function registerInvitationRoutes(scope: FastifyInstance, context: Worksp
     const password = formText(request.body, 'password');
     const error = passwordProblem(password, formText(request.body, 'confirmation'));
     if (error) return passwordForm(reply, 400, { token, email: account.email, name, error });
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await context.passwords.hash(password);
     if (!(await context.store.staff.useInvitation(tokenHash(token), now))) return gone(reply);
     await context.store.staff.updateAccount(
       account.id,

@@ -58,7 +58,7 @@ export function registerJournalRoutes(scope: FastifyInstance, context: Workspace
         </div>
         <div class="field"><button type="submit">Filtrer</button></div>
       </form>
-      <div class="table-scroll">
+      <div class="table-scroll" role="region" aria-label="Journal d’activité" tabindex="0">
         <table>
           <caption>
             Journal d’activité${action ? ` : ${staffActionLabel(action)}` : ''}, les plus récentes

@@ -15,11 +15,16 @@ export function tokenHash(token: string): string {
  * p=3: 32 MiB and about as slow as N=2^17 with a quarter of the memory per sign-in), in Node's
  * thread pool. The settings are stored in the hash, so raising them later keeps old hashes valid.
  */
-const COST = { N: 2 ** 15, r: 8, p: 3 };
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+export const OWASP_SCRYPT: ScryptCost = { N: 2 ** 15, r: 8, p: 3 };
 const KEY_LENGTH = 32;
 const MAX_MEMORY = 64 * 1024 * 1024;
 
-function derive(password: string, salt: Buffer, cost: typeof COST): Promise<Buffer> {
+function derive(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     scrypt(
       password.normalize('NFC'),
@@ -31,39 +36,45 @@ function derive(password: string, salt: Buffer, cost: typeof COST): Promise<Buff
   });
 }
 
-/** `scrypt$N$r$p$salt$key` (base64url). */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await derive(password, salt, COST);
-  return [
-    'scrypt',
-    COST.N,
-    COST.r,
-    COST.p,
-    salt.toString('base64url'),
-    key.toString('base64url'),
-  ].join('$');
+export interface Passwords {
+  /** `scrypt$N$r$p$salt$key` (base64url). */
+  hash(password: string): Promise<string>;
+  /** Verifies `password` against `stored`; with no stored hash, does the same work and says no. */
+  verify(password: string, stored: string | null): Promise<boolean>;
 }
 
-/**
- * Hashed once at start: an unknown address or an account without a password is checked against it,
- * so every sign-in costs one scrypt whatever the address (no enumeration by timing).
- */
-let unusable: Promise<string> | undefined;
-
-/** Verifies `password` against `stored`; with no stored hash, does the same work and says no. */
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  unusable ??= hashPassword(randomToken());
-  const hash = stored ?? (await unusable);
-  const [scheme, N, r, p, salt, key] = hash.split('$');
-  if (scheme !== 'scrypt' || !salt || !key) return false;
-  const expected = Buffer.from(key, 'base64url');
-  const actual = await derive(password, Buffer.from(salt, 'base64url'), {
-    N: Number(N),
-    r: Number(r),
-    p: Number(p),
-  });
-  return timingSafeEqual(actual, expected) && stored !== null;
+/** Hashes with `cost` (OWASP's by default; tests pass a cheaper one to stay fast on a busy machine). */
+export function scryptPasswords(cost: ScryptCost = OWASP_SCRYPT): Passwords {
+  const hash = async (password: string) => {
+    const salt = randomBytes(16);
+    const key = await derive(password, salt, cost);
+    return [
+      'scrypt',
+      cost.N,
+      cost.r,
+      cost.p,
+      salt.toString('base64url'),
+      key.toString('base64url'),
+    ].join('$');
+  };
+  // Made once: an unknown address or an account without a password is checked against it, so
+  // every sign-in costs one scrypt whatever the address (no enumeration by timing).
+  let unusable: Promise<string> | undefined;
+  return {
+    hash,
+    async verify(password, stored) {
+      unusable ??= hash(randomToken());
+      const [scheme, N, r, p, salt, key] = (stored ?? (await unusable)).split('$');
+      if (scheme !== 'scrypt' || !salt || !key) return false;
+      const expected = Buffer.from(key, 'base64url');
+      const actual = await derive(password, Buffer.from(salt, 'base64url'), {
+        N: Number(N),
+        r: Number(r),
+        p: Number(p),
+      });
+      return timingSafeEqual(actual, expected) && stored !== null;
+    },
+  };
 }
 
 /** docs/workspace.md: 12 to 128 characters (NIST SP 800-63B: length, no composition rules). */

@@ -3,7 +3,7 @@ import { normalizeEmail } from '../domain/lead.ts';
 import type { StaffAccount } from '../domain/staff.ts';
 import { field, formAlert, formText } from './form-controls.ts';
 import { html } from './html.ts';
-import { tokenHash, verifyPassword } from './secrets.ts';
+import { tokenHash } from './secrets.ts';
 import { openSession, staffOf, type SessionSettings } from './sessions.ts';
 import { clearedCookie, readCookie, sessionCookie, type CookiePolicy } from './session-cookie.ts';
 import { throttledFor, throttleKeys } from './sign-in-throttle.ts';
@@ -127,7 +127,7 @@ export function registerSignInRoutes(
     }
     const account = email ? await context.store.staff.accountByEmail(email) : undefined;
     // Always one scrypt, against a hash made at start when there is no account (secrets.ts).
-    const passwordOk = await verifyPassword(password, account?.passwordHash ?? null);
+    const passwordOk = await context.passwords.verify(password, account?.passwordHash ?? null);
     const factor =
       passwordOk && account && !account.disabledAt
         ? await secondFactor(context, account, code)

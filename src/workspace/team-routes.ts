@@ -65,17 +65,17 @@ export function registerTeamRoutes(scope: FastifyInstance, context: WorkspaceCon
         </tr>`,
     );
     const body = html`${
-        extra.invited
-          ? html`<div class="notice" role="status">
+      extra.invited
+        ? html`<div class="notice" role="status">
               <p>
                 Invitation créée pour <strong>${extra.invited.email}</strong>. Envoyez-lui ce lien ;
                 il sert une seule fois, pendant 48 heures, et ne sera plus affiché :
               </p>
               <p class="secret">${extra.invited.link}</p>
             </div>`
-          : ''
-      }
-      <div class="table-scroll">
+        : ''
+    }
+      <div class="table-scroll" role="region" aria-label="Comptes de l’équipe" tabindex="0">
         <table>
           <caption>
             Les comptes de l’espace équipe

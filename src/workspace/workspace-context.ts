@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Dispatcher } from '../domain/dispatcher.ts';
+import type { Provider } from '../domain/provider.ts';
 import type { StaffRole } from '../domain/staff.ts';
 import type { Store } from '../domain/store.ts';
+import type { Passwords } from './secrets.ts';
 import type { StaffAction } from './staff-actions.ts';
 
 /** The signed-in member, as every workspace route sees it (request.staff). */
@@ -18,6 +20,10 @@ export interface WorkspaceContext {
   config: Config;
   store: Store;
   dispatcher: Dispatcher;
+  /** The delivery provider (an erasure also asks it to forget the person: forgetPerson). */
+  provider: Provider;
+  /** docs/workspace.md, "Passwords": scrypt hashing and verification. */
+  passwords: Passwords;
   /** The workspace's clock (sessions, invitations, the trail); tests move it. */
   now(): Date;
   /**

@@ -120,3 +120,11 @@ const PARIS_TIME = new Intl.DateTimeFormat('fr-FR', {
 export function parisTime(date: Date): string {
   return PARIS_TIME.format(date);
 }
+
+/**
+ * A wide table that scrolls sideways on a phone: a focusable, named region, so keyboard users can
+ * scroll it too (WCAG 2.1.1; axe's scrollable-region-focusable).
+ */
+export function scrollingTable(label: string, table: SafeHtml): SafeHtml {
+  return html`<div class="table-scroll" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
+}

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Dispatcher } from '../domain/dispatcher.ts';
+import type { Provider } from '../domain/provider.ts';
 import type { Store } from '../domain/store.ts';
 import { FORM_MEDIA_TYPE } from '../http/body-parsers.ts';
 import { hashOf, readManifest } from '../http/site-files.ts';
@@ -11,6 +12,7 @@ import { registerAccountRoutes } from './account-routes.ts';
 import { registerHomeRoute } from './home-route.ts';
 import { registerInvitationRoutes } from './invitation-routes.ts';
 import { registerJournalRoutes } from './journal-routes.ts';
+import { scryptPasswords, type ScryptCost } from './secrets.ts';
 import { cookiePolicy } from './session-cookie.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
 import { auditEntry } from './staff-actions.ts';
@@ -31,9 +33,12 @@ export interface WorkspaceDependencies {
   config: Config;
   store: Store;
   dispatcher: Dispatcher;
+  provider: Provider;
   /** docs/site.md: the built site, whose stylesheet the workspace shares. */
   siteDir?: string;
   now?: () => Date;
+  /** docs/workspace.md, "Passwords": OWASP's scrypt cost unless a test passes a cheaper one. */
+  passwordCost?: ScryptCost;
 }
 
 /** docs/workspace.md, "Adding a page": every set of pages of the workspace, in navigation order. */
@@ -71,6 +76,8 @@ export async function registerWorkspace(
     config: deps.config,
     store: deps.store,
     dispatcher: deps.dispatcher,
+    provider: deps.provider,
+    passwords: scryptPasswords(deps.passwordCost),
     now,
     async recordStaffAction(staff, action, target = null, detail = null) {
       await deps.store.staff.record(auditEntry(staff, action, now(), target, detail));

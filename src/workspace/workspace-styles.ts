@@ -47,6 +47,10 @@ export const WORKSPACE_CSS = `
   font-family: ui-monospace, Menlo, Consolas, monospace;
   overflow-wrap: anywhere;
 }
+/* Its visually hidden labels stay inside it instead of widening the page on a phone. */
+.table-scroll {
+  position: relative;
+}
 .visually-hidden {
   position: absolute;
   width: 1px;

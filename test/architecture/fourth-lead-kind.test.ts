@@ -74,7 +74,7 @@ describe('a fourth lead kind needs one schema and one descriptor (docs/architect
       intake,
       bodyLimit: 65536,
       rateLimit: { perMinute: 0 },
-      botTrap: createBotTrap('test key', 3000),
+      botTrap: createBotTrap('test key', { minFillMs: 3000 }),
       kinds: KINDS,
     });
     await app.ready();

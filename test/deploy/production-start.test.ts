@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/postgres-cluster.ts';
 import { buildTestSite, type TestSite } from '../helpers/site.ts';
@@ -93,6 +94,8 @@ describe('NODE_ENV=production refuses a start that would mislead', { timeout: 12
     });
     try {
       expect(await healthyOrExited(launched, url)).toBe('healthy');
+      // Said once the server listens: wait for the line, bounded.
+      for (let round = 0; round < 100 && launched.stderr() === ''; round++) await sleep(100);
       expect(launched.stderr()).toBe(
         `attention : MAIL_PROVIDER=outbox, les e-mails (confirmations, notifications à equipe@atelier-dupont.fr) sont écrits en fichiers .eml dans ${join(dataDir, 'outbox')} et ne partent vers personne\n`,
       );

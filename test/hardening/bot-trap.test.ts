@@ -43,7 +43,7 @@ async function servedToken(app: TestApp, path = '/newsletter'): Promise<string> 
 
 /** A token this service issued `ms` ago: the page a person kept open that long. */
 async function tokenServedAgo(app: TestApp, ms: number): Promise<string> {
-  const trap = createBotTrap(await app.store.secret('form-token'), 0);
+  const trap = createBotTrap(await app.store.secret('form-token'), { minFillMs: 0 });
   return trap.issue(Date.now() - ms);
 }
 
@@ -166,7 +166,7 @@ describe('a trapped form post is answered like a real one, journaled as spam, ne
     const app = await serve();
     const [second, mac] = (await servedToken(app)).split('.');
     const older = `${Number(second) - 3600}.${mac}`;
-    const otherKey = createBotTrap('another key', 0).issue(Date.now() - 3_600_000);
+    const otherKey = createBotTrap('another key', { minFillMs: 0 }).issue(Date.now() - 3_600_000);
     for (const [email, token] of [
       ['older@example.fr', older],
       ['other-key@example.fr', otherKey],

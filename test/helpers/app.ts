@@ -36,7 +36,7 @@ export async function buildTestApp(
     dialect?: TestDialect;
     /** docs/site.md: a built site (see test/helpers/site.ts) for the app to serve. */
     siteDir?: string;
-  } & Pick<AppDependencies, 'logger' | 'timeouts' | 'now'> = {},
+  } & Pick<AppDependencies, 'logger' | 'timeouts' | 'now' | 'passwordCost'> = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-test-'));
   const database =
@@ -61,6 +61,7 @@ export async function buildTestApp(
     logger: options.logger,
     timeouts: options.timeouts,
     now: options.now,
+    passwordCost: options.passwordCost,
   });
   await app.ready();
   if (options.dispatch) app.dispatcher.start();

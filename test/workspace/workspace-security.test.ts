@@ -8,6 +8,7 @@ import { throttleKeys } from '../../src/workspace/sign-in-throttle.ts';
 import { buildTestApp, useTestApp } from '../helpers/app.ts';
 import {
   activeMember,
+  FAST_SCRYPT,
   csrfOf,
   ORIGIN,
   PASSWORD,
@@ -50,6 +51,7 @@ function expectWorkspaceHeaders(headers: Record<string, unknown>, what: string) 
 
 describe('workspace: sessions, CSRF and headers on every route (docs/workspace.md)', () => {
   const testApp = useTestApp({
+    passwordCost: FAST_SCRYPT,
     now: () => clock.now,
     logger: loggerOptions({ logLevel: 'info', secrets: [] }, logStream),
   });
@@ -386,7 +388,10 @@ describe('workspace: sessions, CSRF and headers on every route (docs/workspace.m
 
 describe('workspace: the session cookie (docs/workspace.md, "Sessions")', () => {
   it('is __Host-, Secure, HttpOnly, SameSite=Lax, Path=/ and without Domain behind HTTPS', async () => {
-    const test = await buildTestApp({ env: { SITE_URL: 'https://agence.example' } });
+    const test = await buildTestApp({
+      env: { SITE_URL: 'https://agence.example' },
+      passwordCost: FAST_SCRYPT,
+    });
     try {
       await inviteAndSet(test.app, test.store, 'https://agence.example');
       const response = await postForm(
@@ -409,7 +414,10 @@ describe('workspace: the session cookie (docs/workspace.md, "Sessions")', () => 
   });
 
   it('refuses to sign anyone in over plain HTTP on a non-loopback SITE_URL', async () => {
-    const test = await buildTestApp({ env: { SITE_URL: 'http://agence.example' } });
+    const test = await buildTestApp({
+      env: { SITE_URL: 'http://agence.example' },
+      passwordCost: FAST_SCRYPT,
+    });
     try {
       const page = await test.app.inject({ url: '/equipe/connexion' });
       expect(page.body).toContain('HTTPS');

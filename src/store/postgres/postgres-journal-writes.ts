@@ -144,6 +144,14 @@ export class PostgresJournalWrites implements JournalWrites {
   leasable(due: DueSteps): DueSteps {
     return due.forUpdate().skipLocked();
   }
+
+  /**
+   * A deleted row stays in its page as a dead tuple until VACUUM marks the space free (and a later
+   * row overwrites it): run it on the tables the erasure wrote to.
+   */
+  async afterErasure(tables: readonly string[]): Promise<void> {
+    await sql`vacuum ${sql.join(tables.map((table) => sql.id(table)))}`.execute(this.db);
+  }
 }
 
 /** Another request may have taken a key since our read: then the caller starts over. */

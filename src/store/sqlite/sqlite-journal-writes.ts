@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Acceptance } from '../../domain/deliveries.ts';
 import type { AcceptInput } from '../acceptance-rows.ts';
 import { batchedPerTurn } from '../batched-per-turn.ts';
@@ -78,6 +78,14 @@ export class SqliteJournalWrites implements JournalWrites {
   /** One writer: no other node holds a row. */
   leasable(due: DueSteps): DueSteps {
     return due;
+  }
+
+  /**
+   * The WAL still holds the pages as they were before the erasure (and `secure_delete` zeroes the
+   * freed ones in the file): copy the WAL's pages into the file and truncate it to zero bytes.
+   */
+  async afterErasure(): Promise<void> {
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(this.db);
   }
 
   /**

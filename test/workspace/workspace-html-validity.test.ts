@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { inviteStaff } from '../../src/workspace/invitations.ts';
+import { useTestApp } from '../helpers/app.ts';
+import { hasTool } from '../helpers/tools.ts';
+import { activeMember, FAST_SCRYPT, ORIGIN, postForm, signIn } from './staff-session.ts';
+
+const VNU_JAR = join(
+  createRequire(import.meta.url).resolve('vnu-jar/package.json'),
+  '../build/dist/vnu.jar',
+);
+
+/** docs/quality.md: the Nu HTML Checker finds 0 errors on every page the workspace answers. */
+describe.skipIf(!hasTool('java', ['-version']))('workspace pages in the Nu HTML Checker', () => {
+  const testApp = useTestApp({ passwordCost: FAST_SCRYPT });
+
+  it('reports 0 errors on the sign-in, invitation and signed-in pages', async () => {
+    const { app, store } = testApp;
+    await activeMember(app, store, 'nu@agence.fr');
+    const { cookie, csrf } = await signIn(app, 'nu@agence.fr');
+    const { link } = await inviteStaff(store, {
+      email: 'invite@agence.fr',
+      role: 'member',
+      siteUrl: ORIGIN,
+      now: new Date(),
+      invitedBy: null,
+    });
+    const get = (url: string, signedIn = true) =>
+      app.inject({ url, headers: signedIn ? { cookie } : {} });
+    const pages = {
+      connexion: await app.inject({ url: '/equipe/connexion' }),
+      refused: await postForm(app, '/equipe/connexion', { email: 'x@agence.fr', password: 'x' }),
+      invitation: await get(link.slice(ORIGIN.length), false),
+      gone: await get('/equipe/invitation?jeton=nope', false),
+      home: await get('/equipe'),
+      team: await get('/equipe/equipe'),
+      invited: await postForm(
+        app,
+        '/equipe/equipe',
+        { _csrf: csrf, email: 'b@agence.fr', role: 'member' },
+        cookie,
+      ),
+      journal: await get('/equipe/journal'),
+      account: await get('/equipe/compte'),
+      notFound: await get('/equipe/nulle-part'),
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'leadgate-nu-'));
+    try {
+      const files = Object.entries(pages).map(([name, response]) => {
+        expect(response.headers['content-type'], name).toBe('text/html; charset=utf-8');
+        const file = join(dir, `${name}.html`);
+        writeFileSync(file, response.body);
+        return file;
+      });
+      const { stderr } = await promisify(execFile)(
+        'java',
+        ['-jar', VNU_JAR, '--format', 'json', '--exit-zero-always', ...files],
+        { maxBuffer: 16 * 1024 * 1024, timeout: 90_000 },
+      );
+      const { messages } = JSON.parse(stderr) as {
+        messages: { type: string; url: string; lastLine?: number; message: string }[];
+      };
+      const errors = messages
+        .filter((message) => message.type !== 'info')
+        .map(
+          (message) =>
+            `${message.url.replace(`file:${dir}`, '')}:${message.lastLine ?? '?'} ${message.message}`,
+        );
+      expect(errors).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
