@@ -1,11 +1,43 @@
 import { defineConfig } from 'vitest/config';
 
+/** docs/quality.md: the suites that run a second time with the journal on PostgreSQL. */
+const POSTGRES_SUITES = ['store', 'http', 'cli', 'hardening', 'providers'].map(
+  (folder) => `test/${folder}/**/*.test.ts`,
+);
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // docs/deployment.md: a private PostgreSQL cluster for the run (stopped at the end), for the dialect tests.
-    globalSetup: ['test/helpers/postgres-global-setup.ts'],
+    // docs/quality.md: most test files wait on sockets, child processes and browsers rather than on
+    // the CPU, so four files run at once on the two cores (Vitest's default is cores − 1 = one).
+    maxWorkers: 4,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['test/**/*.test.ts'],
+          // docs/deployment.md: a private PostgreSQL cluster for the run (stopped at the end), for
+          // the dialect tests; the site built once and copied by each file that serves it.
+          globalSetup: [
+            'test/helpers/postgres-global-setup.ts',
+            'test/helpers/site-global-setup.ts',
+          ],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: POSTGRES_SUITES,
+          env: { LEADGATE_TEST_DIALECT: 'postgres' },
+          globalSetup: [
+            'test/helpers/postgres-global-setup.ts',
+            'test/helpers/site-global-setup.ts',
+          ],
+        },
+      },
+    ],
   },
 });

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config.ts';
-import { createDispatcherFor } from '../src/domain/dispatcher-setup.ts';
+import { createDispatcherFor } from '../src/wiring/dispatcher-setup.ts';
 import { createProvider } from '../src/providers/create-provider.ts';
 import { createStore } from '../src/store/create-store.ts';
 import { acceptBurst } from './journal-accept.ts';

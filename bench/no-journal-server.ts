@@ -2,7 +2,7 @@
 // lines. The real app (Fastify, its hooks, validation, the intake's fingerprint, id and consent
 // record) with a journal that acknowledges each lead without writing it and logs at `warn` (no line
 // per request), and no destination. No journal or logging design can make the accept path cheaper
-// than this row (docs/performance.md, "The accept path's floor").
+// than this row (docs/performance.md, "The accept path").
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { loggerOptions } from '../src/http/logging.ts';

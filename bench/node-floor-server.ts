@@ -3,7 +3,7 @@
 // leadgate at start, for each representation, its request id included as a fixed value), picking one
 // by a substring of `Accept` and doing nothing else per request: no request id made, no negotiation
 // table, no form token. leadgate's fast path
-// can come near it, not past it (docs/performance.md, "GET of a page against nginx").
+// can come near it, not past it (docs/performance.md, "Pages (GET against nginx)").
 import { createServer } from 'node:http';
 
 const page = process.env.LEADGATE_PAGE_URL;

@@ -1,7 +1,7 @@
 // Diagnostic rung of benchmark 1: what Node.js's own HTTP layer costs for this POST on this machine.
 // A bare `node:http` server that reads the body, parses the JSON and answers what the bare Fastify
 // route answers: the difference with bare Fastify is Fastify's own share of a request
-// (docs/performance.md, "The accept path's floor").
+// (docs/performance.md, "The accept path").
 import { createServer } from 'node:http';
 
 const answer = Buffer.from(JSON.stringify({ success: true }));

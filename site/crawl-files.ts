@@ -2,6 +2,7 @@ import {
   NEWSLETTER_CONFIRM_PATH,
   NEWSLETTER_UNSUBSCRIBE_PATH,
 } from '../src/schemas/newsletter-pages.ts';
+import { WORKSPACE_PATH } from '../src/schemas/workspace-paths.ts';
 import type { Page } from './pages.ts';
 import { AGENCY } from './agency.ts';
 import { canonicalUrl } from './templates/layout.ts';
@@ -78,8 +79,12 @@ const ACTION_PATHS = ['/api/', '/mcp'];
  */
 const PERSONAL_LINK_PATHS = [NEWSLETTER_CONFIRM_PATH, NEWSLETTER_UNSUBSCRIBE_PATH];
 
+/** The agency's workspace (docs/workspace.md): staff only, closed to every robot. */
+const STAFF_PATHS = [WORKSPACE_PATH];
+
 function rules(actsForAPerson: boolean): string {
-  const refused = actsForAPerson ? PERSONAL_LINK_PATHS : [...ACTION_PATHS, ...PERSONAL_LINK_PATHS];
+  const closed = [...PERSONAL_LINK_PATHS, ...STAFF_PATHS];
+  const refused = actsForAPerson ? closed : [...ACTION_PATHS, ...closed];
   return ['Allow: /', ...refused.map((path) => `Disallow: ${path}`)].join('\n');
 }
 

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_PRIVACY, privacySettingsKey, type PrivacySettings } from './privacy-notice.ts';
 import { MANIFEST_FILE, type SiteManifest } from '../src/schemas/site-manifest.ts';
+import { assertDistDirWritable } from '../src/config/startup-checks.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 
@@ -50,6 +51,7 @@ export async function ensureSiteBuilt(
 ): Promise<void> {
   const reason = staleReason(distDir, siteUrl, privacy);
   if (!reason) return;
+  assertDistDirWritable(distDir);
   const { buildSite } = await import('./build.ts');
   const { identityPolicyFromEnv } = await import('./identity-check.ts');
   const result = await buildSite({

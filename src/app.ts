@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
-import { createDispatcherFor } from './domain/dispatcher-setup.ts';
+import { createDispatcherFor } from './wiring/dispatcher-setup.ts';
 import type { Dispatcher } from './domain/dispatcher.ts';
 import { startIdempotencySweep } from './domain/idempotency-sweep.ts';
 import { createIntake } from './domain/intake.ts';
@@ -23,13 +23,14 @@ import { createFastPath } from './http/fast-path.ts';
 import { pageFastAnswer } from './http/page-fast-path.ts';
 import { createRefusedClients } from './http/refusal-fast-path.ts';
 import { registerSite } from './http/site-routes.ts';
-import { rateLimitCounters } from './http/rate-limit-store.ts';
+import { rateLimitCounters } from './wiring/rate-limit-counters.ts';
 import {
   DEFAULT_SERVER_TIMEOUTS,
   serverTimeoutOptions,
   type ServerTimeouts,
 } from './http/server-timeouts.ts';
 import { validatorCompiler } from './http/validator.ts';
+import { registerWorkspace } from './workspace/workspace-plugin.ts';
 import type { Provider } from './domain/provider.ts';
 import type { Store } from './domain/store.ts';
 
@@ -42,6 +43,8 @@ export interface AppDependencies {
   timeouts?: ServerTimeouts;
   /** docs/site.md: the built site (dist/) to serve from memory; without it only the API answers. */
   siteDir?: string;
+  /** docs/workspace.md: the workspace's clock (sessions, invitations); tests move it. */
+  now?: () => Date;
 }
 
 // Spec 1: CORS is open so browser-based agents can call the API; preflight needs no Origin check.
@@ -86,6 +89,7 @@ export async function buildApp({
   logger = false,
   timeouts = DEFAULT_SERVER_TIMEOUTS,
   siteDir,
+  now,
 }: AppDependencies) {
   // docs/reliability.md: Fastify refuses a declared Content-Length above the limit before reading a byte, and
   // stops reading a chunked body as soon as it passes the limit.
@@ -137,6 +141,10 @@ export async function buildApp({
   const intake = createIntake({
     deliveries,
     newsletter: { doubleOptIn: config.newsletterDoubleOptIn, journal: store.newsletter },
+    confirmationCap: {
+      sends: store.confirmations,
+      intervalMs: config.limits.confirmationIntervalMs,
+    },
     dispatcher,
     mode: config.delivery.mode,
   });
@@ -167,6 +175,7 @@ export async function buildApp({
   });
   app.addHook('onClose', async () => sweep.stop());
   registerOpenApiRoute(app, config.siteUrl);
+  await registerWorkspace(app, { config, store, dispatcher, siteDir, now });
   const site = siteDir ? registerSite(app, siteDir, { botTrap }) : undefined;
   fastPath.answerWith(
     site ? [pageFastAnswer(site.files, EVERY_ANSWER), refusals.answer] : [refusals.answer],

@@ -6,10 +6,12 @@ import type { Env } from './config/env-schema.ts';
 
 export { InvalidConfigError };
 
-export type MailProviderName = Env['MAIL_PROVIDER'];
+export type MailProviderName = NonNullable<Env['MAIL_PROVIDER']>;
 export type LogLevel = Env['LOG_LEVEL'];
 
 export interface Config {
+  /** NODE_ENV=production: a start that would mislead is refused (docs/deployment.md, "Production"). */
+  production: boolean;
   port: number;
   host: string;
   dataDir: string;
@@ -39,8 +41,13 @@ export interface Config {
     trustProxy: false | string[];
     /** A site form posted sooner after its page was served is spam (docs/api-decisions.md); 0 = off. */
     formMinFillMs: number;
-    /** One confirmation per address and endpoint in this window; 0 = no cap. */
+    /** One confirmation per canonical mailbox and endpoint in this window; 0 = no cap. */
     confirmationIntervalMs: number;
+    /** Confirmation e-mails per recipient domain and hour (docs/reliability.md); 0 = no cap. */
+    confirmationDomainPerHour: number;
+    /** The bot trap's token: its maximum age and how many posts it is good for (docs/api-decisions.md). */
+    formTokenMaxAgeMs: number;
+    formTokenMaxPosts: number;
   };
   /** How accepted leads are delivered (docs/delivery.md). */
   delivery: {
@@ -55,6 +62,8 @@ export interface Config {
   };
   mail: {
     provider: MailProviderName;
+    /** MAIL_PROVIDER was set, not left to its default (the outbox): production needs that choice. */
+    providerChosen: boolean;
     from: string;
     agencyEmail: string;
     timeoutMs: number;
@@ -77,6 +86,12 @@ export interface Config {
   retentionDays: number;
   /** docs/consent.md: a subscription joins the list only once confirmed through the e-mailed link. */
   newsletterDoubleOptIn: boolean;
+  /** docs/workspace.md: the team's sessions and the audit trail's retention. */
+  workspace: {
+    sessionIdleMs: number;
+    sessionMaxMs: number;
+    auditRetentionDays: number;
+  };
   /** Signed deliveries to the agency's tools (docs/webhooks.md). */
   webhooks: {
     urls: string[];
@@ -127,7 +142,9 @@ function webhookKey(secret: string | undefined, urls: string[]): Uint8Array | un
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const env = readEnv(source);
   const urls = webhookUrls(env.WEBHOOK_URLS);
+  const provider = env.MAIL_PROVIDER ?? 'outbox';
   return {
+    production: env.NODE_ENV === 'production',
     port: env.PORT,
     host: env.HOST,
     dataDir: resolve(env.DATA_DIR),
@@ -152,6 +169,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           : addressList(env.TRUST_PROXY, 'TRUST_PROXY'),
       formMinFillMs: env.FORM_MIN_FILL_SECONDS * 1000,
       confirmationIntervalMs: env.CONFIRMATION_INTERVAL_HOURS * 60 * 60 * 1000,
+      confirmationDomainPerHour: env.CONFIRMATION_DOMAIN_PER_HOUR,
+      formTokenMaxAgeMs: env.FORM_TOKEN_MAX_AGE_HOURS * 60 * 60 * 1000,
+      formTokenMaxPosts: env.FORM_TOKEN_MAX_POSTS,
     },
     delivery: {
       mode: env.DELIVERY,
@@ -161,10 +181,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       deadAfterMs: env.DELIVERY_DEAD_AFTER_HOURS * 60 * 60 * 1000,
       // The outbox's steps are local files: more of them in flight lets the journal settle them
       // together (docs/performance.md, "Delivery path"); a mail server or a receiver gets fewer.
-      concurrency: env.DELIVERY_CONCURRENCY ?? (env.MAIL_PROVIDER === 'outbox' ? 64 : 8),
+      concurrency: env.DELIVERY_CONCURRENCY ?? (provider === 'outbox' ? 64 : 8),
     },
     mail: {
-      provider: env.MAIL_PROVIDER,
+      provider,
+      providerChosen: env.MAIL_PROVIDER !== undefined,
       from: env.MAIL_FROM,
       agencyEmail: env.AGENCY_EMAIL,
       timeoutMs: env.PROVIDER_TIMEOUT_MS,
@@ -183,6 +204,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     secrets: configuredSecrets(env),
     retentionDays: env.RETENTION_DAYS,
     newsletterDoubleOptIn: env.NEWSLETTER_DOUBLE_OPT_IN === 'true',
+    workspace: {
+      sessionIdleMs: env.STAFF_SESSION_IDLE_MINUTES * 60 * 1000,
+      sessionMaxMs: env.STAFF_SESSION_MAX_HOURS * 60 * 60 * 1000,
+      auditRetentionDays: env.STAFF_AUDIT_RETENTION_DAYS,
+    },
     webhooks: {
       urls,
       key: webhookKey(env.WEBHOOK_SECRET, urls),

@@ -31,6 +31,7 @@ export async function startServer(
   const retention = startRetention({
     store,
     days: config.retentionDays,
+    auditDays: config.workspace.auditRetentionDays,
     onRun: ({ people, leadIds }) => {
       // Ids, never addresses (docs/operations.md): one line per lead, so a search for it finds this.
       for (const leadId of leadIds) {

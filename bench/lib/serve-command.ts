@@ -9,10 +9,12 @@ function startArguments(): string[] {
   const manifest = JSON.parse(
     readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
   ) as { scripts: { start: string } };
-  const [command, ...args] = manifest.scripts.start.split(/\s+/);
-  if (command !== 'node' || args.at(-1) !== 'serve')
+  // `exec`: the shell npm runs the script in becomes node, so the SIGTERM npm forwards reaches the
+  // server (docs/reliability.md, "Graceful shutdown").
+  const [exec, command, ...args] = manifest.scripts.start.split(/\s+/);
+  if (exec !== 'exec' || command !== 'node' || args.at(-1) !== 'serve')
     throw new Error(
-      `package.json start is not "node … bin/leadgate.js serve": ${manifest.scripts.start}`,
+      `package.json start is not "exec node … bin/leadgate.js serve": ${manifest.scripts.start}`,
     );
   return args;
 }

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { InvalidConfigError, type Config } from '../config.ts';
 import { createStore, MissingJournalError, openForReading } from '../store/create-store.ts';
 import { migrationStates } from '../store/migrations.ts';
-import { backupSqlite } from '../store/sqlite-backup.ts';
+import { backupSqlite } from '../store/sqlite/sqlite-backup.ts';
 
 /**
  * docs/deployment.md: `leadgate db migrate` brings the schema up to date and exits, for a deployment that

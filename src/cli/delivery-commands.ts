@@ -1,5 +1,5 @@
 import { mailIdentity } from '../../site/mail-identity.ts';
-import { createDispatcherFor } from '../domain/dispatcher-setup.ts';
+import { createDispatcherFor } from '../wiring/dispatcher-setup.ts';
 import { InvalidConfigError, type Config } from '../config.ts';
 import { summarizeBacklog } from '../domain/backlog.ts';
 import type { Dispatcher } from '../domain/dispatcher.ts';

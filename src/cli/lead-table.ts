@@ -1,6 +1,6 @@
-import { stringify } from 'csv-stringify/sync';
 import type { JournalEntry } from '../domain/store.ts';
 import { emailOf } from '../domain/lead.ts';
+import { leadCsv } from '../domain/lead-csv.ts';
 import { LEAD_KINDS } from '../schemas/lead-kinds.ts';
 
 /** The journal columns every export starts with. */
@@ -26,25 +26,14 @@ const SUMMARY_COLUMNS: readonly (keyof ReturnType<typeof summary>)[] = [
   'lastError',
 ];
 
-/**
- * A cell a spreadsheet would run as a formula (OWASP "CSV injection": =, +, -, @, tab, CR) gets a
- * leading apostrophe: a visitor's "=HYPERLINK(…)" is shown, never evaluated. A phone written
- * "+33 6…" therefore shows as '+33 6…, the price of never evaluating what a stranger typed.
- */
-export function neutraliseFormula(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
-}
-
-const castCells = { string: neutraliseFormula };
-
 /** Machine-friendly CSV: comma, the person's fields as one JSON column, formulas neutralised. */
 export function machineCsv(entries: JournalEntry[]): string {
-  const rows = entries.map((entry) => ({
-    ...summary(entry),
-    payload: JSON.stringify(entry.lead.data),
-    consent: entry.lead.consent ? JSON.stringify(entry.lead.consent) : '',
-  }));
-  return stringify(rows, { header: true, cast: castCells });
+  const rows = entries.map((entry) => [
+    ...SUMMARY_COLUMNS.map((column) => summary(entry)[column]),
+    JSON.stringify(entry.lead.data),
+    entry.lead.consent ? JSON.stringify(entry.lead.consent) : '',
+  ]);
+  return leadCsv([[...SUMMARY_COLUMNS, 'payload', 'consent'], ...rows], 'machine');
 }
 
 // Fields kept out of the per-field columns: formData becomes one column per question, consent one column.
@@ -64,9 +53,8 @@ function answersOf(entry: JournalEntry): Record<string, string> {
 }
 
 /**
- * docs/operations.md: a file a French spreadsheet opens right: UTF-8 BOM (or accents come out
- * garbled), `;` (the list separator of a French locale, else everything lands in column A), CRLF,
- * one column per field of the spec and one per audit question, formulas neutralised.
+ * docs/operations.md: the `excel` flavour of src/domain/lead-csv.ts, one column per field of the
+ * spec and one per audit question.
  */
 export function excelCsv(entries: JournalEntry[]): string {
   const fields = specFields();
@@ -82,10 +70,5 @@ export function excelCsv(entries: JournalEntry[]): string {
       entry.lead.consent ? JSON.stringify(entry.lead.consent) : '',
     ];
   });
-  return stringify([header, ...rows], {
-    bom: true,
-    delimiter: ';',
-    record_delimiter: 'windows',
-    cast: castCells,
-  });
+  return leadCsv([header, ...rows], 'excel');
 }

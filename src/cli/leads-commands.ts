@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidConfigError, type Config } from '../config.ts';
 import { maskText } from '../domain/masking.ts';
 import { excelCsv, machineCsv, summary } from './lead-table.ts';
 import { pruneOutbox } from '../providers/outbox-pruning.ts';
-import { createStore, sqliteFile } from '../store/create-store.ts';
+import { assertJournalExists, createStore, MissingJournalError } from '../store/create-store.ts';
 import type { LeadStatus } from '../domain/lead-status.ts';
 import type { JournalEntry, Store } from '../domain/store.ts';
 
@@ -25,9 +24,12 @@ export async function withExistingStore<T>(
   config: Config,
   task: (store: Store) => Promise<T>,
 ): Promise<T> {
-  if (config.databaseUrl === undefined && !existsSync(sqliteFile(config.dataDir))) {
+  try {
+    assertJournalExists(config);
+  } catch (error) {
+    if (!(error instanceof MissingJournalError)) throw error;
     throw new InvalidConfigError(
-      `DATA_DIR "${config.dataDir}" holds no journal (${sqliteFile(config.dataDir)} does not exist)`,
+      `DATA_DIR "${config.dataDir}" holds no journal (${error.message})`,
     );
   }
   return withStore(config, task);

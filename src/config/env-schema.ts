@@ -62,6 +62,12 @@ export const EnvSchema = Type.Object({
       },
     ),
   ),
+  NODE_ENV: Type.Optional(
+    Type.String({
+      description:
+        '`production` refuses a start that would mislead: sample identity, `.example` addresses, an outbox nobody chose (docs/deployment.md)',
+    }),
+  ),
   DATA_DIR: Type.String({
     default: './data',
     description: 'SQLite journal and mail outbox (must be writable)',
@@ -124,10 +130,15 @@ export const EnvSchema = Type.Object({
     ),
   ),
 
-  MAIL_PROVIDER: Type.Union([Type.Literal('outbox'), Type.Literal('brevo'), Type.Literal('smtp')], {
-    default: 'outbox',
-    description: '`outbox` (`.eml` files in DATA_DIR/outbox), `brevo` or `smtp`',
-  }),
+  // No schema default: loadConfig falls back to the outbox, and knows whether it was chosen
+  // (docs/deployment.md, "Production": an outbox nobody chose is refused there).
+  MAIL_PROVIDER: Type.Optional(
+    Type.Union([Type.Literal('outbox'), Type.Literal('brevo'), Type.Literal('smtp')], {
+      shownDefault: 'outbox',
+      description:
+        '`outbox` (`.eml` files in DATA_DIR/outbox, for trying leadgate out: they reach nobody), `brevo` or `smtp`',
+    }),
+  ),
   MAIL_FROM: Type.String({
     default: 'Agence <bonjour@agence.example>',
     pattern: `^(${ADDRESS}|[^<>]*<${ADDRESS}>)$`,
@@ -228,6 +239,26 @@ export const EnvSchema = Type.Object({
       'Days kept after a person’s last request; applied daily by `serve` (docs/consent.md)',
   }),
 
+  STAFF_SESSION_IDLE_MINUTES: integer({
+    minimum: 5,
+    maximum: 1440,
+    default: 60,
+    description: 'Workspace (`/equipe`): a session idle this long is closed (docs/workspace.md)',
+  }),
+  STAFF_SESSION_MAX_HOURS: integer({
+    minimum: 1,
+    maximum: 168,
+    default: 12,
+    description:
+      'Workspace: longest life of a session, however active; then the member signs in again',
+  }),
+  STAFF_AUDIT_RETENTION_DAYS: integer({
+    minimum: 30,
+    default: 365,
+    description:
+      'Workspace: days the audit trail (sign-ins, views, exports…) is kept; applied daily by `serve`',
+  }),
+
   NEWSLETTER_DOUBLE_OPT_IN: Type.Union([Type.Literal('true'), Type.Literal('false')], {
     default: 'true',
     description:
@@ -302,7 +333,25 @@ export const EnvSchema = Type.Object({
     minimum: 0,
     default: 24,
     description:
-      'At most one confirmation e-mail per address and endpoint in this many hours; `0` = no cap',
+      'At most one confirmation e-mail per mailbox and endpoint in this many hours (`Pv+x@…` is `pv@…`); `0` = no cap',
+  }),
+  CONFIRMATION_DOMAIN_PER_HOUR: integer({
+    minimum: 0,
+    default: 20,
+    description:
+      'At most this many confirmation e-mails an hour to the addresses of one domain (gmail.com…), the rest held back; `0` = no cap',
+  }),
+  FORM_TOKEN_MAX_AGE_HOURS: integer({
+    minimum: 1,
+    default: 12,
+    description:
+      'A site form sent longer than this after its page was served is journaled as `spam` (`token_expired`)',
+  }),
+  FORM_TOKEN_MAX_POSTS: integer({
+    minimum: 1,
+    default: 3,
+    description:
+      'Posts accepted with one form token; the next ones are journaled as `spam` (`token_replayed`)',
   }),
   // Addresses and CIDRs only: `true` would let any client name its own address in X-Forwarded-For
   // and dodge the limit; a hop count cannot be checked by Fastify 5. Parsed again in loadConfig.
@@ -356,6 +405,8 @@ export interface VariableDocs {
   description: string;
   /** What the README and .env.example show as the default, undefined when unset. */
   default: string | undefined;
+  /** The value .env.example writes: the schema's own default, blank when it is computed or chosen. */
+  written: string;
   examples: string[];
 }
 
@@ -367,6 +418,7 @@ export function variableDocs(): VariableDocs[] {
       description: schema.description,
       default:
         schema.shownDefault ?? (schema.default === undefined ? undefined : String(schema.default)),
+      written: schema.default === undefined ? '' : String(schema.default),
       examples: schema.examples ?? [],
     };
   });

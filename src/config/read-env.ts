@@ -41,8 +41,16 @@ export function readEnv(source: Record<string, string | undefined>): Env {
   return withDefaults as Env;
 }
 
+/** The port of a URL-shaped value, read without a URL parser (which refuses a port out of range). */
+const URL_PORT = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(?:\[[^\]]*\]|[^:/?#@]*):(\d+)(?:[/?#]|$)/i;
+
 function wrong(name: string, raw: string): InvalidConfigError {
   const schema = variableSchema(name);
+  // `smtps://u:p@host:99999`: the port is what is wrong, not the scheme; the port holds no secret.
+  const port = URL_PORT.exec(raw)?.[1];
+  if (port !== undefined && Number(port) > 65535) {
+    return new InvalidConfigError(`${name} has port ${port}: a port is an integer from 1 to 65535`);
+  }
   // A URL may carry a password: the line goes to logs, the value stays out of it.
   const shown = schema.secret ? ' (value not shown: it may hold a password)' : `, got "${raw}"`;
   return new InvalidConfigError(`${name} must be ${expected(schema)}${shown}`);

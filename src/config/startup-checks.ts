@@ -1,4 +1,5 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Config } from '../config.ts';
 import { InvalidConfigError } from './read-env.ts';
 
@@ -9,12 +10,32 @@ import { InvalidConfigError } from './read-env.ts';
 export function assertDataDirWritable(config: Config): void {
   if (config.databaseUrl !== undefined && config.mail.provider !== 'outbox') return;
   try {
-    mkdirSync(config.dataDir, { recursive: true });
+    // docs/operations.md: the journal, the outbox and the backups are the service user's alone.
+    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
     accessSync(config.dataDir, constants.W_OK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     throw new InvalidConfigError(
       `DATA_DIR "${config.dataDir}" is not a writable directory (${code})`,
+    );
+  }
+}
+
+/**
+ * A stale site is rebuilt into a sibling of DIST_DIR, then swapped in (site/output.ts): its folder
+ * must be writable. Checked before the build, so an unwritable one is one line and exit 2, not a
+ * stack trace from deep in the build and a restart loop.
+ */
+export function assertDistDirWritable(distDir: string): void {
+  const parent = dirname(distDir);
+  try {
+    mkdirSync(parent, { recursive: true });
+    accessSync(parent, constants.W_OK);
+    if (existsSync(distDir)) accessSync(distDir, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new InvalidConfigError(
+      `DIST_DIR "${distDir}" must be rebuilt but its folder is not writable (${code}); build it beforehand with leadgate build, or point DIST_DIR at a writable place`,
     );
   }
 }

@@ -1,3 +1,4 @@
+import type { SpamReason } from './spam-reason.ts';
 import type { StepTarget } from './destination.ts';
 import type { Lead } from './lead.ts';
 
@@ -67,6 +68,8 @@ export interface Deliveries {
      * looked up for `existing`, never made known (a later real request is not told it exists).
      */
     spam?: boolean;
+    /** Why it is `spam`, stored with the lead for the agency's review. */
+    spamReason?: SpamReason;
     idempotency: {
       /** The caller's Idempotency-Key: a repeat gets the first answer again. */
       key?: string;

@@ -4,10 +4,16 @@ import { withCanonicalQuestions } from './audit-answers.ts';
 import { consentRecord, type ConsentEvidence } from './consent.ts';
 import type { Deliveries } from './deliveries.ts';
 import type { Dispatcher } from './dispatcher.ts';
+import { answerWarnings, type AnswerWarning } from './audit-warnings.ts';
 import { ConfigurationError, IdempotencyConflictError, UpstreamError } from './errors.ts';
 import type { Lead } from './lead.ts';
 import { newLeadId } from './lead-id.ts';
 import { newLeadSteps, type OptInSettings } from './new-lead-steps.ts';
+import {
+  confirmationStanding,
+  type ConfirmationCap,
+  type ConfirmationStanding,
+} from './subscription-answer.ts';
 
 /** A key, or the same body sent again, answers the same request the same way for 24 hours. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -22,6 +28,10 @@ export type DeliveryMode = 'queued' | 'sync';
 export interface IntakeOutcome {
   /** Whether the address was already known for this kind of request (spec 2.4), from the journal. */
   existing: boolean;
+  /** A newsletter subscription: where the address stands (subscription-answer.ts). */
+  confirmation?: ConfirmationStanding;
+  /** What was kept as sent but deserves a look (audit-warnings.ts); never a refusal. */
+  warnings?: AnswerWarning[];
 }
 
 /** What the caller knows of a request beyond its fields. */
@@ -42,6 +52,8 @@ export interface SubmitOptions {
 export interface IntakeDependencies {
   deliveries: Pick<Deliveries, 'accept'>;
   newsletter: OptInSettings;
+  /** The per-mailbox cap, so a subscription's answer says whether a link goes out now. */
+  confirmationCap?: ConfirmationCap;
   dispatcher: Pick<Dispatcher, 'destinations' | 'wake' | 'deliverLead'>;
   mode: DeliveryMode;
   now?: () => Date;
@@ -57,6 +69,7 @@ export interface IntakeDependencies {
 export function createIntake({
   deliveries,
   newsletter,
+  confirmationCap,
   dispatcher,
   mode,
   now = () => new Date(),
@@ -96,17 +109,31 @@ export function createIntake({
         throw new IdempotencyConflictError('different_request');
       }
       identified(acceptance.leadId);
-      if (spam) return { existing: acceptance.existing };
+      const outcome = async (): Promise<IntakeOutcome> => {
+        const confirmation = await confirmationStanding(
+          lead,
+          acceptance,
+          newsletter,
+          confirmationCap,
+        );
+        const warnings = answerWarnings(request);
+        return {
+          existing: acceptance.existing,
+          ...(confirmation && { confirmation }),
+          ...(warnings.length > 0 && { warnings }),
+        };
+      };
+      if (spam) return outcome();
       if (mode === 'queued') {
         if (acceptance.accepted === 'new') dispatcher.wake();
-        return { existing: acceptance.existing };
+        return outcome();
       }
       const { finished, failures } = await dispatcher.deliverLead(acceptance.leadId, {
         only: (destination) => !destination.backgroundOnly,
       });
       // The background-only steps (webhooks) go now, by the loop, whatever this request's outcome.
       if (acceptance.accepted === 'new') dispatcher.wake();
-      if (finished) return { existing: acceptance.existing };
+      if (finished) return outcome();
       const errors = failures.map((failure) => failure.error);
       const configuration = errors.find((error) => error instanceof ConfigurationError);
       if (configuration) throw configuration;

@@ -10,7 +10,16 @@ import type { ConsentRecord } from './consent.ts';
  * A request the journal has accepted: it has an identity, a time of arrival and the proof of the
  * person's consent (absent only for leads journaled before consent was recorded).
  */
-export type Lead = LeadRequest & { id: string; receivedAt: Date; consent?: ConsentRecord };
+export type Lead = LeadRequest & {
+  id: string;
+  receivedAt: Date;
+  consent?: ConsentRecord;
+  /**
+   * Set for the agency's notification only (src/domain/confirmation-cap.ts): true when the caps
+   * on e-mails to unverified addresses held back the e-mail to this lead's address.
+   */
+  confirmationHeldBack?: boolean;
+};
 
 /** The address the lead came from, in the field its kind names (a required field of every schema). */
 export function emailOf(

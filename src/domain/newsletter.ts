@@ -23,6 +23,11 @@ export interface NewsletterJournal {
   signingKey(): Promise<string>;
   /** On the list now: a confirmation of this address not withdrawn since. */
   isSubscribed(email: string): Promise<boolean>;
+  /**
+   * How many subscription requests of this address (spam set aside) arrived before `before`: the
+   * agency's notification of a repeated request says it is one (docs/consent.md).
+   */
+  earlierRequests(email: string, before: Date): Promise<number>;
   /** The subscription lead `leadId`, or undefined when the journal keeps no such lead. */
   stateOf(leadId: string): Promise<SubscriptionState | undefined>;
   /**

@@ -23,13 +23,16 @@ const SYSTEM_CLOCK: Clock = {
 export function startRetention({
   store,
   days,
+  auditDays,
   clock = SYSTEM_CLOCK,
   firstRunAfterMs = 60_000,
   onRun = () => {},
   onError = () => {},
 }: {
-  store: Pick<Store, 'people'>;
+  store: Pick<Store, 'people'> & Partial<Pick<Store, 'staff'>>;
   days: number;
+  /** docs/workspace.md, "Audit trail": days the team's audit trail is kept (none purged if unset). */
+  auditDays?: number;
   clock?: Clock;
   firstRunAfterMs?: number;
   onRun?: (erased: Expiry, cutoff: Date) => void;
@@ -41,6 +44,9 @@ export function startRetention({
   async function runOnce(): Promise<Expiry> {
     const cutoff = new Date(clock.now().getTime() - days * DAY_MS);
     const erased = await store.people.expire(cutoff);
+    if (auditDays !== undefined && store.staff) {
+      await store.staff.purgeBefore(new Date(clock.now().getTime() - auditDays * DAY_MS));
+    }
     onRun(erased, cutoff);
     return erased;
   }

@@ -6,6 +6,7 @@ import type { IdempotencyKeys } from './idempotency-keys.ts';
 import type { LeadStatus } from './lead-status.ts';
 import type { NewsletterJournal } from './newsletter.ts';
 import type { RateBudgets } from './rate-budget.ts';
+import type { StaffJournal } from './staff.ts';
 
 /** One row of the journal, as the CLI and replay see it. */
 export interface JournalEntry {
@@ -49,6 +50,8 @@ export interface Store {
   secret(purpose: string): Promise<string>;
   /** docs/consent.md: the newsletter's double opt-in and unsubscriptions. */
   readonly newsletter: NewsletterJournal;
+  /** docs/workspace.md: the agency's team, its sessions and the audit trail. */
+  readonly staff: StaffJournal;
   /** Throws when the database cannot be reached (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiErrors } from '../schemas/error-catalog.ts';
 import { exampleFor } from './error-handler.ts';
 import { parseFormBody } from './form-body.ts';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.ts';
 
 export const JSON_MEDIA_TYPE = 'application/json';
 export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
@@ -48,6 +49,16 @@ export function registerBodyParsers(scope: FastifyInstance): void {
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'string' }, (request, body, done) => {
     if (bodyIgnored(request)) return done(null, undefined);
+    // Checked before parsing: the parse itself is the cost to refuse (docs/reliability.md).
+    if (nestedDeeperThan(body as string)) {
+      return done(
+        apiErrors.invalidJson(
+          exampleFor(request),
+          `Le corps de la requête imbrique plus de ${MAX_JSON_DEPTH} niveaux d’objets ou de tableaux.`,
+        ),
+        undefined,
+      );
+    }
     try {
       done(null, JSON.parse(body as string));
     } catch {

@@ -38,14 +38,24 @@ export function toApiError(
   if (known) return known;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
+    const kind = leadKindAt(request.url.split('?')[0] ?? request.url);
     return validationToApiError(fastifyError.validation as never, {
       knownFields: knownFieldsOf(request),
       repeatedFields: repeatedFieldsOf(request.body),
       example: exampleFor(request),
+      body: request.body,
+      questionnaire: kind?.questionnaire,
+      // body-parsers.ts imports this file: the form's media type is read here (no cycle).
+      medium: /^application\/x-www-form-urlencoded\b/i.test(request.headers['content-type'] ?? '')
+        ? 'form'
+        : 'json',
     });
   }
   switch (fastifyError.code) {
+    // FST_ERR_ROUTE_MISSING_CONTENT_TYPE: a method Fastify reads a body for (QUERY) sent without
+    // Content-Type, refused before any route: a client's mistake (spec 7: 415), never a 500.
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE':
       return apiErrors.unsupportedMediaType(request.headers['content-type']);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return apiErrors.payloadTooLarge(bodyLimit);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Intake } from '../domain/intake.ts';
+import type { Intake, IntakeOutcome } from '../domain/intake.ts';
 import {
   API_PREFIX,
   LEAD_KINDS,
@@ -7,7 +7,7 @@ import {
   type LeadBody,
   type LeadKindDescriptor,
 } from '../schemas/lead-kinds.ts';
-import { SuccessResponseSchema } from '../schemas/responses.ts';
+import { SuccessResponseSchema, type SuccessResponse } from '../schemas/responses.ts';
 import { compileSchema } from '../schemas/compile-schema.ts';
 import { isBrowserFormPost, requireSupportedMediaType } from './body-parsers.ts';
 import type { BotTrap } from './bot-trap.ts';
@@ -49,9 +49,7 @@ export function registerLeadRoutes(
           spam: botTrap.caught(request.body, Date.now()),
         });
         if (isBrowserFormPost(request)) return reply.redirect(endpoint.thankYouPath, 303);
-        return endpoint.answersExisting
-          ? { success: true, existing: outcome.existing }
-          : { success: true };
+        return successBody(endpoint, outcome);
       },
     });
 
@@ -65,4 +63,17 @@ export function registerLeadRoutes(
       },
     });
   }
+}
+
+/** Spec 2.4: `existing` where the endpoint answers it; then the optional facts the intake found. */
+export function successBody(
+  endpoint: LeadKindDescriptor,
+  { existing, confirmation, warnings }: IntakeOutcome,
+): SuccessResponse {
+  return {
+    success: true,
+    ...(endpoint.answersExisting && { existing }),
+    ...(confirmation && { confirmation }),
+    ...(warnings?.length && { warnings }),
+  };
 }

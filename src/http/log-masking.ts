@@ -1,26 +1,43 @@
 import { maskText } from '../domain/masking.ts';
+import { INVITATION_PARAMETER } from '../schemas/workspace-paths.ts';
+
+const INVITATION_TOKEN = new RegExp(`([?&]${INVITATION_PARAMETER}=)[^&#]*`, 'g');
 
 /** The longest part of a request URL that is logged: enough for any real path and query. */
 export const LOGGED_URL_MAX = 512;
 
+/** How many times a URL is percent-decoded at most: `%2540` hides an `@` behind two rounds. */
+const DECODING_ROUNDS = 3;
+
 /**
  * A request URL as logged: cut to LOGGED_URL_MAX characters (a 64 KB URL costs no more to log than a
- * short one), percent-escapes decoded and "+" read as a space so that `?email=marie%40example.fr` or
- * `?tel=06+12+34+56+78` are masked like the plain text they stand for, then masked.
+ * short one), "+" read as a space and percent-escapes decoded until nothing changes (at most three
+ * rounds), so that `?email=marie%40example.fr`, `?e=marie%2540example.fr` or `?tel=06+12+34+56+78`
+ * are masked like the plain text they stand for, then masked.
  */
 export function maskUrl(url: string, secrets: readonly string[]): string {
   const cut =
     url.length > LOGGED_URL_MAX
       ? `${url.slice(0, LOGGED_URL_MAX)}…[${url.length - LOGGED_URL_MAX} caractères coupés]`
       : url;
-  const decoded = cut.replace(/\+/g, ' ').replace(/(?:%[0-9A-Fa-f]{2})+/g, (escapes) => {
+  let decoded = cut.replace(/\+/g, ' ');
+  for (let round = 0; round < DECODING_ROUNDS && decoded.includes('%'); round++) {
+    const next = percentDecoded(decoded);
+    if (next === decoded) break;
+    decoded = next;
+  }
+  // docs/workspace.md: an invitation link's token opens an account; it never reaches a log.
+  return maskText(decoded.replace(INVITATION_TOKEN, '$1[masqué]'), secrets);
+}
+
+function percentDecoded(text: string): string {
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (escapes) => {
     try {
       return decodeURIComponent(escapes);
     } catch {
       return escapes;
     }
   });
-  return maskText(decoded, secrets);
 }
 
 /** Fields whose value is a credential whatever it looks like, at any depth, in any case. */

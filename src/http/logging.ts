@@ -1,3 +1,4 @@
+import { truncatedNetwork } from '../domain/consent.ts';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyLoggerOptions, FastifyReply, FastifyRequest } from 'fastify';
@@ -50,7 +51,9 @@ export function loggerOptions(
       req: (request: { method: string; url: string; ip?: string }) => ({
         method: request.method,
         url: maskUrl(request.url, secrets),
-        remoteAddress: request.ip,
+        // docs/operations.md, "Logs": the network, as the consent record keeps it (IPv4 /24, IPv6
+        // /48), never the full address beside a lead id that outlives the person's erasure.
+        remoteAddress: request.ip === undefined ? undefined : truncatedNetwork(request.ip),
       }),
     },
     formatters: {

@@ -31,6 +31,19 @@ function subjectOf(lead: Lead, kind: LeadKindDescriptor, who: string): string {
   );
 }
 
+/** What the journal knew of the address before this lead (docs/consent.md). */
+export interface LeadHistory {
+  /** Subscription requests of the same address received before this one. */
+  earlier: number;
+}
+
+/** A plain line for a repeated request: the agency sees it is not a new person. */
+function repeatLine({ earlier }: LeadHistory): string | undefined {
+  if (earlier === 0) return undefined;
+  const times = earlier === 1 ? 'une fois' : `${earlier} fois`;
+  return `Demande répétée : cette adresse avait déjà demandé l’inscription ${times} auparavant.`;
+}
+
 /**
  * The agency's e-mail for every lead (docs/emails.md): every field under its French label, the
  * questionnaire's answers under their questions, when (Paris time) and through which channel, the
@@ -40,8 +53,10 @@ export function agencyNotification(
   lead: Lead,
   settings: MailSettings,
   kind: LeadKindDescriptor = leadKindOf(lead.kind),
+  history: LeadHistory = { earlier: 0 },
 ): MailMessage {
   const { identity, siteUrl } = settings;
+  const repeat = repeatLine(history);
   const who = fullName(lead, kind);
   const address = emailOf(lead, kind);
   const { consent } = lead;
@@ -53,6 +68,16 @@ export function agencyNotification(
       kind: 'paragraph',
       text: `Reçue le ${frenchDateTime(lead.receivedAt)} (heure de Paris), par : ${channel}.`,
     },
+    ...(repeat ? [{ kind: 'paragraph' as const, text: repeat }] : []),
+    // docs/reliability.md: the caps on e-mails to unverified addresses held this one back.
+    ...(lead.confirmationHeldBack
+      ? [
+          {
+            kind: 'paragraph' as const,
+            text: 'Aucun e-mail n’a été envoyé à cette adresse : trop de demandes récentes pour cette boîte ou ce domaine.',
+          },
+        ]
+      : []),
     ...(sentByAssistant(consent?.channel)
       ? [
           {

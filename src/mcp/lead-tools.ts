@@ -12,6 +12,8 @@ import {
 import { apiErrors, type ApiError } from '../schemas/error-catalog.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../schemas/idempotency-key.ts';
 import { validationToApiError } from '../schemas/validation-errors.ts';
+import type { SuccessResponse } from '../schemas/responses.ts';
+import { successBody } from '../http/lead-routes.ts';
 
 /** The MCP stand-in for the Idempotency-Key header: a retried tool call with the same key journals once. */
 export const IDEMPOTENCY_ARGUMENT = 'idempotency_key';
@@ -72,7 +74,7 @@ function toolError(error: ApiError): CallToolResult {
   };
 }
 
-function toolSuccess(result: { success: true; existing?: boolean }): CallToolResult {
+function toolSuccess(result: SuccessResponse): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
 }
 
@@ -118,6 +120,9 @@ export async function callLeadTool(
         knownFields: Object.keys((endpoint.schema as unknown as ObjectSchema).properties),
         repeatedFields: new Map(),
         example: endpoint.example,
+        body,
+        questionnaire: endpoint.questionnaire,
+        medium: 'tool',
       }),
     );
   }
@@ -134,9 +139,7 @@ export async function callLeadTool(
       consent,
       identified,
     });
-    return toolSuccess(
-      endpoint.answersExisting ? { success: true, existing: outcome.existing } : { success: true },
-    );
+    return toolSuccess(successBody(endpoint, outcome));
   } catch (error) {
     const known = domainErrorToApiError(error);
     if (known && known.statusCode < 500) return toolError(known);

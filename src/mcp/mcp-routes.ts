@@ -7,6 +7,7 @@ import { soonAfterListening } from '../http/soon-after-listening.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
 import type * as McpServerModule from './mcp-server.ts';
 import type { McpDependencies } from './mcp-server.ts';
+import type { DirectAnswer } from './direct-answers.ts';
 import { leadResources } from './resources.ts';
 import { MCP_PATH, SERVER_CARD_PATH, serverCard } from './server-card.ts';
 
@@ -42,8 +43,24 @@ export async function registerMcp(app: FastifyInstance, settings: McpSettings): 
 let loaded: Promise<typeof McpServerModule> | undefined;
 const mcpServer = () => (loaded ??= import('./mcp-server.ts'));
 
+/**
+ * docs/agents.md: one JSON-RPC message per POST. A batch (an array, dropped from MCP in its
+ * 2025-06-18 revision) would make 100 tool calls one request for the rate limit; it is refused
+ * before any of its calls runs, with JSON-RPC's Invalid Request.
+ */
+const BATCH_REFUSED = JSON.stringify({
+  jsonrpc: '2.0',
+  id: null,
+  error: {
+    code: -32600,
+    message:
+      'Invalid Request: un seul message JSON-RPC par requête (batch refusé). One JSON-RPC message per POST; batches are not accepted.',
+  },
+});
+
 function mcpRoutes(app: FastifyInstance, settings: McpSettings): void {
   const resources = leadResources(settings.siteUrl, settings.siteDir);
+  let direct: DirectAnswer | undefined;
   soonAfterListening(app, mcpServer);
   const deps = (request: FastifyRequest, reply: FastifyReply): McpDependencies => ({
     intake: settings.intake,
@@ -56,7 +73,17 @@ function mcpRoutes(app: FastifyInstance, settings: McpSettings): void {
     method: 'POST',
     url: MCP_PATH,
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const { createMcpServer, createMcpTransport } = await mcpServer();
+      const { createMcpServer, createMcpTransport, directAnswers } = await mcpServer();
+      if (Array.isArray(request.body)) {
+        return reply.code(400).type('application/json').send(BATCH_REFUSED);
+      }
+      const answered = (direct ??= directAnswers(resources))(
+        request.body,
+        request.headers,
+        () => deps(request, reply),
+        request.ip,
+      );
+      if (answered !== undefined) return reply.type('application/json').send(await answered);
       const server = createMcpServer(deps(request, reply), request.ip);
       const transport = createMcpTransport();
       // Headers set by the hooks (CORS, request id, nosniff) go out with the transport's answer.

@@ -8,9 +8,19 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { callLeadTool, LEAD_TOOLS, type LeadToolDependencies } from './lead-tools.ts';
 import type { ReadableResource } from './resources.ts';
 import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from './server-info.ts';
+
+export { directAnswers } from './direct-answers.ts';
+
+/*
+ * docs/reliability.md, "Hostile input": the SDK's Server builds an Ajv instance of its own unless
+ * given one (for elicitation answers, which these tools never ask for); one for every server keeps
+ * a refused tool call's cost near the REST endpoint's.
+ */
+let validator: AjvJsonSchemaValidator | undefined;
 
 export interface McpDependencies extends LeadToolDependencies {
   resources: readonly ReadableResource[];
@@ -25,6 +35,7 @@ export function createMcpServer(deps: McpDependencies, clientAddress: string): S
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {}, resources: {} },
     instructions: MCP_INSTRUCTIONS,
+    jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()),
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...LEAD_TOOLS] }));
   server.setRequestHandler(CallToolRequestSchema, (request) =>

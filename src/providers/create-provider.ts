@@ -27,7 +27,8 @@ export function createProvider(
 
 /** What a provider keeps in the journal database: its rate budgets, the links' signing key. */
 export type ProviderJournal = Pick<Store, 'budgets'> & {
-  newsletter: Pick<Store['newsletter'], 'signingKey'>;
+  newsletter: Pick<Store['newsletter'], 'signingKey'> &
+    Partial<Pick<Store['newsletter'], 'earlierRequests'>>;
 };
 
 function mailProvider(
@@ -42,6 +43,9 @@ function mailProvider(
     agencyEmail: mail.agencyEmail,
     siteUrl: config.siteUrl,
     links: createNewsletterLinks(config.siteUrl, () => newsletter.signingKey()),
+    ...(newsletter.earlierRequests && {
+      earlierRequests: newsletter.earlierRequests.bind(newsletter),
+    }),
   };
   const by = `MAIL_PROVIDER=${mail.provider}`;
   switch (mail.provider) {

@@ -4,7 +4,9 @@ import { CONFIRMATION_DESTINATION, type Destination } from '../domain/destinatio
 import { RefusedError, UpstreamError } from '../domain/errors.ts';
 import { isNewsletterSubscription } from '../domain/newsletter.ts';
 import type { NewsletterLinks } from '../domain/newsletter-links.ts';
+import type { NewsletterJournal } from '../domain/newsletter.ts';
 import { leadKindOf } from '../schemas/lead-kinds.ts';
+import { emailOf } from '../domain/lead.ts';
 import { confirmationEmail } from '../mail/confirmation.ts';
 import { doubleOptInEmail } from '../mail/double-opt-in.ts';
 import { deadLetterAlert } from '../mail/dead-letter-alert.ts';
@@ -21,8 +23,15 @@ export type SendMail = (
   signal: AbortSignal,
 ) => Promise<string>;
 
-/** What a provider's e-mails need: addresses, and the newsletter's signed links (docs/consent.md). */
-export type ProviderMailSettings = MailSettings & { links: NewsletterLinks };
+/**
+ * What a provider's e-mails need: addresses, the newsletter's signed links (docs/consent.md), and
+ * how many subscription requests an address made before, so the agency's notification of a repeat
+ * says it is one.
+ */
+export type ProviderMailSettings = MailSettings & {
+  links: NewsletterLinks;
+  earlierRequests?: NewsletterJournal['earlierRequests'];
+};
 
 /**
  * The e-mail destinations every provider offers, built once over its `send` (docs/delivery.md):
@@ -60,8 +69,16 @@ export function mailDestinations(
       provider,
       appliesTo: () => true,
       deliver: async (lead, signal) => {
+        const earlier =
+          isNewsletterSubscription(lead) && settings.earlierRequests
+            ? await settings.earlierRequests(emailOf(lead), lead.receivedAt)
+            : 0;
         try {
-          return await send(agencyNotification(lead, settings), lead, signal);
+          return await send(
+            agencyNotification(lead, settings, undefined, { earlier }),
+            lead,
+            signal,
+          );
         } catch (error) {
           // Only a visitor's address may be refused for good: the agency's own address refused is a
           // setting to fix (AGENCY_EMAIL), so the notification waits for it, then goes dead and alerts.

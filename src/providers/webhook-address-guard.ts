@@ -18,9 +18,20 @@ export class PrivateDestinationError extends Error {
   }
 }
 
-/** IPv4-mapped IPv6 addresses (::ffff:10.0.0.1) are judged as the IPv4 address they carry. */
+/** IPv6's global unicast block: everything else (::7f00:1, 64:ff9b::/96, fc00::/7…) is not a public host. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * IPv4-mapped IPv6 addresses (::ffff:10.0.0.1) are judged as the IPv4 address they carry. Any other
+ * IPv6 address must lie in 2000::/3 and be plain unicast there (not 6to4, Teredo or documentation,
+ * which ipaddr.js names apart): an allow-list, as IPv4-compatible (::127.0.0.1) and NAT64
+ * (64:ff9b::7f00:1) forms carry an IPv4 address ipaddr.js would call unicast.
+ */
 export function isPublicAddress(address: string): boolean {
-  return ipaddr.isValid(address) && ipaddr.process(address).range() === 'unicast';
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.process(address);
+  if (parsed.range() !== 'unicast') return false;
+  return parsed.kind() === 'ipv4' || parsed.match(GLOBAL_UNICAST);
 }
 
 /** The address written in a URL's host, if the host is one (`[::1]` included), else undefined. */

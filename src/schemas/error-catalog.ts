@@ -10,6 +10,19 @@ interface ApiErrorOptions {
   field?: string;
 }
 
+/**
+ * How a caller sends a request: a JSON body, an HTML form, or the arguments of an MCP tool. A hint
+ * speaks of what the caller wrote (docs/agents.md: a tool's caller has arguments, not a body).
+ */
+export type Medium = 'json' | 'form' | 'tool';
+
+const ADD_TO: Record<Medium, string> = {
+  json: 'au corps JSON de la requête',
+  // Spec 7: the hint of missing_field speaks of the JSON body; a form carries the same fields.
+  form: 'au corps JSON de la requête',
+  tool: 'aux arguments de l’outil',
+};
+
 const ENDPOINT_LIST = frenchList(LEAD_KINDS.map((kind) => `POST ${kind.path}`));
 
 /** An answer the API gives on purpose; the error handler turns it into the ErrorResponse shape. */
@@ -64,13 +77,13 @@ export const apiErrors = {
         : `Envoyez un objet JSON bien formé. ${OPENAPI_HINT}`,
     ),
   /** Every missing field at once, in the order a caller should read them (spec 7 rule 1). */
-  missingFields: (fields: readonly [string, ...string[]]) =>
+  missingFields: (fields: readonly [string, ...string[]], medium: Medium = 'json') =>
     new ApiError(
       'missing_field',
       fields.length === 1
         ? `Le champ obligatoire « ${fields[0]} » est absent ou vide.`
         : `Les champs obligatoires ${quoteList(fields)} sont absents ou vides.`,
-      `Ajoutez ${fields.length === 1 ? 'le champ' : 'les champs'} ${quoteList(fields)} au corps JSON de la requête. ${OPENAPI_HINT}`,
+      `Ajoutez ${fields.length === 1 ? 'le champ' : 'les champs'} ${quoteList(fields)} ${ADD_TO[medium]}. ${OPENAPI_HINT}`,
       { field: fields[0] },
     ),
   invalidField: (field: string, problem: string, hint: string) =>

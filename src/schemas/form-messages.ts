@@ -19,8 +19,6 @@ export const FORM_MESSAGES = {
     'Le formulaire n’a pas été envoyé\u00a0: corrigez les champs signalés, puis renvoyez-le.',
 } as const;
 
-export type FormMessageKind = keyof typeof FORM_MESSAGES;
-
 /**
  * Why a whole form post was refused before it was read (413, 429), over the page a browser gets
  * back (docs/api-decisions.md, "Form errors"). The body was never read, so nothing typed can be put

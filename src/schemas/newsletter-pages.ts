@@ -32,7 +32,7 @@ export interface NewsletterPage {
 }
 
 const subscribeAgain =
-  'Pour recevoir la newsletter, [inscrivez-vous à nouveau](/newsletter) : un nouvel e-mail de confirmation vous sera envoyé.';
+  'Pour recevoir la newsletter, [inscrivez-vous à nouveau](/newsletter) : un nouvel e-mail de confirmation vous sera envoyé (un par adresse et par 24 heures au plus : si vous en avez reçu un aujourd’hui, suivez plutôt son lien).';
 
 /** Where the button of a page posts: the link's own address, filled in when the page is served. */
 export const BUTTON_ACTION_PLACEHOLDER = '__lien_newsletter__';

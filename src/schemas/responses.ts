@@ -1,10 +1,37 @@
 import { Type, type Static } from 'typebox';
 
+/** docs/consent.md, "What the answer says": where an address stands after a subscription request. */
+export const CONFIRMATION_STANDINGS = ['sent', 'already_sent', 'not_needed'] as const;
+
 export const SuccessResponseSchema = Type.Object(
   {
     success: Type.Literal(true),
     existing: Type.Optional(
       Type.Boolean({ description: 'true quand l’adresse était déjà connue (lettre, audit).' }),
+    ),
+    confirmation: Type.Optional(
+      Type.Enum(CONFIRMATION_STANDINGS, {
+        type: 'string',
+        description:
+          'Newsletter seulement : où en est l’adresse. `sent` : un e-mail avec un lien de confirmation part maintenant, la personne n’est inscrite qu’après avoir cliqué ; `already_sent` : un lien lui a déjà été envoyé récemment (au plus un e-mail par adresse et par 24 heures) et attend son clic, dites-lui de regarder sa boîte de réception et ses indésirables ; `not_needed` : l’adresse est déjà inscrite et confirmée, ou aucune confirmation n’est demandée.',
+        examples: ['sent'],
+      }),
+    ),
+    warnings: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            code: Type.String({ description: 'Code stable de l’avertissement.' }),
+            message: Type.String({ description: 'Ce qui a été remarqué, en français.' }),
+            field: Type.Optional(Type.String({ description: 'Le champ concerné.' })),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          description:
+            'Audit seulement : ce qui a été enregistré tel quel mais mérite d’être vérifié (une réponse hors des choix proposés, aucune réponse au questionnaire). Jamais un refus : la demande est enregistrée.',
+        },
+      ),
     ),
   },
   { additionalProperties: false, description: 'Demande enregistrée.' },

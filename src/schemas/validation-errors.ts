@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
-import { apiErrors, quoteList, type ApiError } from './error-catalog.ts';
+import { apiErrors, quoteList, type ApiError, type Medium } from './error-catalog.ts';
+import { misplacedAnswers, type QuestionnaireFields } from './misplaced-answers.ts';
 
 export interface ValidationContext {
   /** The properties the request schema declares, to suggest the spelling of an unknown field. */
@@ -8,6 +9,12 @@ export interface ValidationContext {
   repeatedFields: ReadonlyMap<string, number>;
   /** A complete valid body of the endpoint, for the invalid_json hint. */
   example: object | undefined;
+  /** The body as received, so an answer sent in the wrong place can be moved, never dropped. */
+  body?: unknown;
+  /** The endpoint's questionnaire fields (its lead-kind descriptor), when it takes answers. */
+  questionnaire?: QuestionnaireFields | undefined;
+  /** How the caller sent it, so the hint speaks its language (JSON body, form, tool arguments). */
+  medium?: Medium;
 }
 
 /** "/formData/Question~1x" → "formData.Question/x": the name a caller wrote. */
@@ -87,11 +94,7 @@ function describeInvalid(error: ErrorObject, context: ValidationContext): ApiErr
         `Envoyez au plus ${error.params.limit} questions et leurs réponses.`,
       );
     case 'additionalProperties':
-      return apiErrors.invalidField(
-        String(error.params.additionalProperty),
-        'ce champ est inconnu',
-        'Retirez ce champ : seuls les champs décrits sont acceptés.',
-      );
+      return unknownField(String(error.params.additionalProperty), context);
     default:
       return apiErrors.invalidField(
         field || 'corps',
@@ -99,6 +102,52 @@ function describeInvalid(error: ErrorObject, context: ValidationContext): ApiErr
         'Corrigez la valeur d’après la description du champ.',
       );
   }
+}
+
+/**
+ * An unknown field that is no known one spelled otherwise. Its value may be something the person
+ * said: the hint names the accepted fields and, where answers are taken, where an answer goes,
+ * rather than telling to drop it (docs/api-decisions.md, "Errors an agent can act on").
+ */
+function unknownField(field: string, context: ValidationContext): ApiError {
+  const accepted = context.knownFields.filter((name) => name !== 'consent');
+  const answers = context.questionnaire?.answers;
+  const where = answers
+    ? ` Si sa valeur est une réponse de la personne au questionnaire, placez-la dans ${answers}, sous le texte de la question (voir /secteurs/<secteur>.json).`
+    : '';
+  return apiErrors.invalidField(
+    field,
+    'ce champ est inconnu',
+    `Les champs acceptés sont ${quoteList(accepted)} : renommez-le en l’un d’eux s’il en porte la valeur.${where} Un champ qui ne porte rien de ce que la personne a dit peut être laissé de côté.`,
+  );
+}
+
+/** The same body with each misplaced answer moved into the answers field, as this caller sends it. */
+function misplacedAnswersError(
+  moved: NonNullable<ReturnType<typeof misplacedAnswers>>,
+  field: string,
+  medium: Medium,
+): ApiError {
+  const [first] = moved.keys as [string, ...string[]];
+  const others = moved.keys.length > 1 ? ` (de même pour ${quoteList(moved.keys.slice(1))})` : '';
+  const problem = `c’est une réponse au questionnaire, attendue dans l’objet ${field}${others}`;
+  if (medium === 'form') {
+    const pairs = Object.entries(moved.answers)
+      .map(([question, answer]) => `${field}[${question}]=${answer}`)
+      .join(' & ');
+    return apiErrors.invalidField(
+      first,
+      problem,
+      `Dans un formulaire, chaque réponse voyage sous la clé ${field}[Question] : envoyez ${pairs}, les autres champs inchangés. Ne retirez aucune réponse.`,
+    );
+  }
+  const what = medium === 'tool' ? 'Les arguments corrigés' : 'Le corps corrigé';
+  const into = medium === 'tool' ? `l’argument ${field}` : `l’objet ${field}`;
+  return apiErrors.invalidField(
+    first,
+    problem,
+    `Déplacez ${quoteList(moved.keys)} dans ${into}, sous le texte exact de chaque question, sans rien retirer. ${what} : ${JSON.stringify(moved.corrected)}`,
+  );
 }
 
 /** `formData[Question]` (the form spelling) sent as a JSON key: the answer belongs inside formData. */
@@ -154,9 +203,15 @@ export function validationToApiError(errors: ErrorObject[], context: ValidationC
       'Le corps de la requête doit être un objet JSON.',
     );
 
-  const misplaced = errors
+  const unknown = errors
     .filter((error) => error.keyword === 'additionalProperties' && error.instancePath === '')
-    .map((error) => misplacedField(String(error.params.additionalProperty), context.knownFields))
+    .map((error) => String(error.params.additionalProperty));
+  const moved = misplacedAnswers(unknown, context.body, context.questionnaire);
+  if (moved) {
+    return misplacedAnswersError(moved, context.questionnaire!.answers, context.medium ?? 'json');
+  }
+  const misplaced = unknown
+    .map((sent) => misplacedField(sent, context.knownFields))
     .filter((entry) => entry !== undefined);
   if (misplaced.length) return misplacedError(misplaced);
 
@@ -169,7 +224,9 @@ export function validationToApiError(errors: ErrorObject[], context: ValidationC
       error.keyword === 'required' ? String(error.params.missingProperty) : fieldName(error),
     );
   const [firstMissing, ...otherMissing] = [...new Set(missing)];
-  if (firstMissing !== undefined) return apiErrors.missingFields([firstMissing, ...otherMissing]);
+  if (firstMissing !== undefined) {
+    return apiErrors.missingFields([firstMissing, ...otherMissing], context.medium);
+  }
 
   const invalid = errors.find((error) => error.keyword !== 'if') ?? errors[0];
   return invalid ? describeInvalid(invalid, context) : apiErrors.invalidJson(context.example);

@@ -72,7 +72,7 @@ export function keyRowsOf(
 export type NewLeadRow = Omit<LeadsTable, 'last_error' | 'provider_answer' | 'claimed_until'>;
 
 export function leadRowOf(
-  { lead, steps, spam = false }: AcceptInput,
+  { lead, steps, spam = false, spamReason }: AcceptInput,
   email: string,
   at: string,
 ): NewLeadRow {
@@ -86,6 +86,7 @@ export function leadRowOf(
     attempts: 0,
     updated_at: at,
     ...consentColumns(lead.consent),
+    spam_reason: spam ? (spamReason ?? null) : null,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { RateLimitCounters } from '../domain/rate-limit-counters.ts';
 import type { StoreSettings } from './create-store.ts';
-import { postgresDatabase } from './postgres-database.ts';
+import { postgresDatabase } from './postgres/postgres-database.ts';
 import { SqlRateLimitCounters } from './sql-rate-limit-counters.ts';
 
 /** Counters every node on the database shares, with the connections they count on. */

@@ -3,14 +3,17 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { migrateToLatest, migrationStates } from './migrations.ts';
-import { backupSqlite, preMigrationBackupFile } from './sqlite-backup.ts';
-import { assertReachable, postgresDatabase, type PostgresSettings } from './postgres-database.ts';
-import { GroupCommitSqliteDialect, WalSync } from './sqlite-group-commit.ts';
-import { withStatementCache } from './sqlite-statement-cache.ts';
-import { SqliteTurnAccepts } from './sqlite-turn-accepts.ts';
-import { SqliteTurnSettles } from './sqlite-turn-settles.ts';
-import { SqliteTurnConfirmations } from './sqlite-turn-confirmations.ts';
-import type { SqliteTurns } from './sqlite-turns.ts';
+import type { JournalWrites } from './journal-writes.ts';
+import {
+  assertReachable,
+  postgresDatabase,
+  type PostgresSettings,
+} from './postgres/postgres-database.ts';
+import { PostgresJournalWrites } from './postgres/postgres-journal-writes.ts';
+import { backupSqlite, preMigrationBackupFile } from './sqlite/sqlite-backup.ts';
+import { GroupCommitSqliteDialect, WalSync } from './sqlite/sqlite-group-commit.ts';
+import { SqliteJournalWrites } from './sqlite/sqlite-journal-writes.ts';
+import { withStatementCache } from './sqlite/sqlite-statement-cache.ts';
 import { storeConsentWordings } from './sql-consent.ts';
 import { SqlStore } from './sql-store.ts';
 import type { Store } from '../domain/store.ts';
@@ -38,6 +41,20 @@ export interface ReadOnlyDatabase {
   close(): Promise<void>;
 }
 
+/** Which database holds the journal, as an operator's message names it. */
+export function journalName(settings: Pick<StoreSettings, 'databaseUrl'>): 'SQLite' | 'PostgreSQL' {
+  return settings.databaseUrl ? 'PostgreSQL' : 'SQLite';
+}
+
+/** For commands that only read: a mistyped DATA_DIR must not create an empty journal. */
+export function assertJournalExists(
+  settings: Pick<StoreSettings, 'dataDir' | 'databaseUrl'>,
+): void {
+  if (settings.databaseUrl) return;
+  const file = sqliteFile(settings.dataDir);
+  if (!existsSync(file)) throw new MissingJournalError(`${file} does not exist`);
+}
+
 /** Opens the journal without migrating or creating it, for commands that only look (db status, backup). */
 export async function openForReading(settings: StoreSettings): Promise<ReadOnlyDatabase> {
   if (settings.databaseUrl) {
@@ -45,9 +62,11 @@ export async function openForReading(settings: StoreSettings): Promise<ReadOnlyD
     await assertReachable(db, settings.databaseUrl);
     return { db, sqlite: undefined, close: () => db.destroy() };
   }
-  const file = sqliteFile(settings.dataDir);
-  if (!existsSync(file)) throw new MissingJournalError(`${file} does not exist`);
-  const database = new SQLite(file, { readonly: true, fileMustExist: true });
+  assertJournalExists(settings);
+  const database = new SQLite(sqliteFile(settings.dataDir), {
+    readonly: true,
+    fileMustExist: true,
+  });
   database.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return { db, sqlite: database, close: () => db.destroy() };
@@ -55,7 +74,7 @@ export async function openForReading(settings: StoreSettings): Promise<ReadOnlyD
 
 /** The one place that picks the database: PostgreSQL when DATABASE_URL is set, else a SQLite file. */
 export async function createStore(settings: StoreSettings): Promise<Store> {
-  const { db, migrate, sqliteTurns } = settings.databaseUrl
+  const { db, migrate, writes } = settings.databaseUrl
     ? postgres(settings.databaseUrl, settings.database)
     : sqlite(settings.dataDir);
   try {
@@ -65,25 +84,25 @@ export async function createStore(settings: StoreSettings): Promise<Store> {
     await db.destroy();
     throw error;
   }
-  return new SqlStore(db, {
-    skipLocked: settings.databaseUrl !== undefined,
-    secrets: settings.secrets,
-    sqliteTurns: sqliteTurns?.(settings.secrets ?? []),
-  });
+  return new SqlStore(db, writes(settings.secrets ?? []));
 }
 
 interface Opened {
   db: Kysely<Database>;
   /** Brings the schema up to date, safely when other processes start on the same database at once. */
   migrate(): Promise<void>;
-  /** SQLite: the accept, settle and confirmation statements, prepared once the schema is up to date. */
-  sqliteTurns?: (secrets: readonly string[]) => SqliteTurns;
+  /**
+   * The database's adapter for the journal's writes (journal-writes.ts), made once the schema is up
+   * to date (SQLite prepares its statements then). `secrets`: what a provider's error may quote.
+   */
+  writes: (secrets: readonly string[]) => JournalWrites;
 }
 
 function postgres(connectionString: string, settings: PostgresSettings): Opened {
   const db = postgresDatabase(connectionString, settings);
   return {
     db,
+    writes: (secrets) => new PostgresJournalWrites(db, secrets),
     async migrate() {
       await assertReachable(db, connectionString);
       // Kysely's Migrator holds a PostgreSQL advisory lock: nodes starting together migrate once. The
@@ -113,17 +132,15 @@ function sqlite(dataDir: string): Opened {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
+  // docs/consent.md, "Erasure": a deleted row's bytes are overwritten with zeros, in its page and in
+  // freed pages, instead of lingering until the page is reused (docs/performance.md: the cost).
+  database.pragma('secure_delete = ON');
   const wal = new WalSync(`${file}-wal`);
   const dialect = new GroupCommitSqliteDialect({ database: withStatementCache(database) }, wal);
   const db = new Kysely<Database>({ dialect });
   return {
     db,
-    sqliteTurns: (secrets) => ({
-      accepts: new SqliteTurnAccepts(database),
-      settles: new SqliteTurnSettles(database, secrets),
-      confirmations: new SqliteTurnConfirmations(database),
-      wal,
-    }),
+    writes: (secrets) => new SqliteJournalWrites(db, database, wal, secrets),
     // Kysely takes no lock on SQLite: the write lock of BEGIN IMMEDIATE makes a second process (the
     // server and `leads replay` started together) wait, then find the migrations already applied.
     async migrate() {

@@ -1,4 +1,5 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
+import { staffMigration } from './staff-migration.ts';
 
 /*
  * Migrations live in code, not in files found at run time, so the same list runs from the checkout,
@@ -170,6 +171,23 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .execute();
     },
   },
+  /**
+   * docs/reliability.md: the per-domain hourly cap on confirmations counts the claims of a domain;
+   * docs/api-decisions.md ("Bot trap"): why a lead is `spam`, for the agency's review.
+   */
+  '2026-11-26-100-confirmation-domains-and-spam-reasons': {
+    async up(db) {
+      await db.schema.alterTable('confirmation_sends').addColumn('domain', 'text').execute();
+      await db.schema
+        .createIndex('confirmation_sends_domain')
+        .on('confirmation_sends')
+        .columns(['domain', 'sent_at'])
+        .execute();
+      await db.schema.alterTable('leads').addColumn('spam_reason', 'text').execute();
+    },
+  },
+  // The agency's team and its audit trail (docs/workspace.md).
+  '2026-11-26-500-staff': staffMigration,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

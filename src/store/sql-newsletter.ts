@@ -1,9 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { StepTarget } from '../domain/destination.ts';
 import { emailOf, normalizeEmail, type Lead } from '../domain/lead.ts';
-import type { NewsletterJournal, SubscriptionState } from '../domain/newsletter.ts';
+import {
+  isNewsletterSubscription,
+  type NewsletterJournal,
+  type SubscriptionState,
+} from '../domain/newsletter.ts';
+import { LEAD_KINDS } from '../schemas/lead-kinds.ts';
 import { leadOf } from './lead-rows.ts';
-import { refreshLeadSummary } from './sql-deliveries.ts';
+import { refreshLeadSummary } from './step-settlement.ts';
 import { insertSteps } from './step-rows.ts';
 import { databaseSecret } from './sql-secrets.ts';
 import type { Database } from './tables.ts';
@@ -31,6 +36,19 @@ export class SqlNewsletter implements NewsletterJournal {
       .limit(1)
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  async earlierRequests(email: string, before: Date): Promise<number> {
+    const kinds = LEAD_KINDS.filter(isNewsletterSubscription).map((kind) => kind.kind);
+    const row = await this.db
+      .selectFrom('leads')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('email', '=', normalizeEmail(email))
+      .where('kind', 'in', kinds)
+      .where('status', '!=', 'spam')
+      .where('received_at', '<', before.toISOString())
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
   }
 
   async stateOf(leadId: string): Promise<SubscriptionState | undefined> {

@@ -22,6 +22,12 @@ export class SqlPeople implements People {
     private readonly db: Kysely<Database>,
     /** The journal's own row reader (sql-store.ts), so a person's leads read as the CLI's do. */
     private readonly toEntry: (row: Selectable<LeadsTable>) => JournalEntry,
+    /**
+     * docs/consent.md, "Erasure": run after an erasure commits, with the tables it wrote to, so the
+     * erased bytes leave the database files too (SQLite: the WAL checkpointed and truncated;
+     * PostgreSQL: VACUUM). Chosen by create-store.ts.
+     */
+    private readonly afterErasure: (tables: readonly string[]) => Promise<void> = async () => {},
   ) {}
 
   async reference(address: string): Promise<string> {
@@ -89,7 +95,7 @@ export class SqlPeople implements People {
   async forget(address: string, at: Date): Promise<ForgetResult> {
     const email = normalizeEmail(address);
     const [reference, tables] = await Promise.all([this.reference(email), this.personTables()]);
-    return this.db.transaction().execute(async (trx) => {
+    const result = await this.db.transaction().execute(async (trx) => {
       const erased = await erase(trx, email, tables);
       // Re-running is safe: the reference stays, with the date of the last erasure.
       await trx
@@ -99,6 +105,8 @@ export class SqlPeople implements People {
         .execute();
       return { reference, ...erased };
     });
+    await this.afterErasure(erasedTables(tables));
+    return result;
   }
 
   async expire(lastRequestBefore: Date): Promise<Expiry> {
@@ -114,6 +122,7 @@ export class SqlPeople implements People {
       const erased = await this.db.transaction().execute((trx) => erase(trx, email, tables));
       leadIds.push(...erased.leadIds);
     }
+    if (stale.length > 0) await this.afterErasure(erasedTables(tables));
     return { people: stale.length, leadIds };
   }
 
@@ -125,6 +134,10 @@ export class SqlPeople implements People {
         .map((table) => table.name);
     return { byLead: having('lead_id'), byAddress: having('email') };
   }
+}
+
+function erasedTables({ byLead, byAddress }: PersonTables): string[] {
+  return [...new Set(['leads', ...byLead, ...byAddress])];
 }
 
 /** Deletes every row of one address: its leads, the rows tied to them, the rows holding it. */

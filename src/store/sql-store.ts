@@ -10,19 +10,14 @@ import { SqlPeople } from './sql-people.ts';
 import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
 import { SqlRateBudgets } from './sql-rate-budgets.ts';
 import { databaseSecret } from './sql-secrets.ts';
-import type { SqliteTurns } from './sqlite-turns.ts';
+import type { JournalWrites } from './journal-writes.ts';
+import { SqlStaff } from './sql-staff.ts';
 import type { Database, LeadsTable } from './tables.ts';
 
-export interface SqlStoreOptions {
-  /** PostgreSQL: dispatchers on several nodes skip each other's locked rows (SQLite has one writer anyway). */
-  skipLocked?: boolean;
-  /** Configured keys and passwords a provider's error may quote: masked before the journal keeps it. */
-  secrets?: readonly string[];
-  /** SQLite: the writes of one turn of the event loop in one transaction each (sqlite-turns.ts). */
-  sqliteTurns?: SqliteTurns;
-}
-
-/** The journal in SQL that SQLite and PostgreSQL both run: one implementation, two dialects. */
+/**
+ * The journal in SQL that SQLite and PostgreSQL both run; what differs between them is `writes`, the
+ * adapter createStore picks (journal-writes.ts).
+ */
 export class SqlStore implements Store {
   readonly deliveries: SqlDeliveries;
   readonly budgets: SqlRateBudgets;
@@ -30,22 +25,19 @@ export class SqlStore implements Store {
   readonly confirmations: SqlConfirmationSends;
   readonly people: SqlPeople;
   readonly newsletter: SqlNewsletter;
+  readonly staff: SqlStaff;
 
   constructor(
     private readonly db: Kysely<Database>,
-    options: SqlStoreOptions = {},
+    writes: JournalWrites,
   ) {
-    this.deliveries = new SqlDeliveries(
-      db,
-      options.skipLocked ?? false,
-      options.secrets ?? [],
-      options.sqliteTurns,
-    );
+    this.deliveries = new SqlDeliveries(db, writes);
     this.budgets = new SqlRateBudgets(db);
     this.idempotency = new SqlIdempotencyKeys(db);
-    this.confirmations = new SqlConfirmationSends(db, options.sqliteTurns);
-    this.people = new SqlPeople(db, toEntry);
+    this.confirmations = new SqlConfirmationSends(db, writes);
+    this.people = new SqlPeople(db, toEntry, (tables) => writes.afterErasure(tables));
     this.newsletter = new SqlNewsletter(db);
+    this.staff = new SqlStaff(db);
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {

@@ -1,12 +1,14 @@
+import type { Transaction } from 'kysely';
 import type { StepOutcome, StepStatus } from '../domain/deliveries.ts';
 import { leadStatusOf } from '../domain/lead-status.ts';
 import { maskText } from '../domain/masking.ts';
 import { storableText } from './lead-rows.ts';
-import type { DeliveryStepsTable } from './tables.ts';
+import type { Database, DeliveryStepsTable } from './tables.ts';
 
 /*
  * What settling a step writes, shared by the two ways the journal runs it: Kysely's transaction
- * (PostgreSQL) and SQLite's synchronous transaction per turn (sqlite-turn-settles.ts).
+ * (postgres/postgres-journal-writes.ts) and SQLite's synchronous transaction per turn
+ * (sqlite/sqlite-turn-settles.ts).
  */
 
 type SettledColumns = Partial<
@@ -56,4 +58,23 @@ export function leadSummary(steps: readonly SummedStep[]) {
     last_error: errors.length > 0 ? storableText(errors.join('; ')) : null,
     provider_answer: answers.length > 0 ? storableText(answers.join('; ')) : null,
   };
+}
+
+/** Sums the lead's steps up again on its row, after a step was settled or added. */
+export async function refreshLeadSummary(
+  trx: Transaction<Database>,
+  leadId: string,
+  at: Date,
+): Promise<void> {
+  const steps = await trx
+    .selectFrom('delivery_steps')
+    .selectAll()
+    .where('lead_id', '=', leadId)
+    .orderBy('destination')
+    .execute();
+  await trx
+    .updateTable('leads')
+    .set({ ...leadSummary(steps), updated_at: at.toISOString() })
+    .where('id', '=', leadId)
+    .execute();
 }

@@ -19,6 +19,8 @@ export interface LeadsTable {
   consent_page: string | null;
   /** Truncated client network (IPv4 /24, IPv6 /48). */
   consent_network: string | null;
+  /** Why a `spam` lead is one (src/domain/spam-reason.ts); null for every other lead. */
+  spam_reason: string | null;
 }
 
 /** Each consent wording ever shown, once, under the SHA-256 of its text. */
@@ -94,7 +96,10 @@ export interface ForgottenPeopleTable {
 /** docs/reliability.md: the last confirmation claimed per endpoint and address (the cap). */
 export interface ConfirmationSendsTable {
   kind: string;
+  /** The canonical mailbox (src/domain/canonical-mailbox.ts). */
   email: string;
+  /** Its domain, for the hourly per-domain cap; null on rows older than that cap. */
+  domain: string | null;
   lead_id: string;
   sent_at: string;
 }
@@ -112,6 +117,60 @@ export interface NewsletterConfirmationsTable {
   withdrawn_at: string | null;
 }
 
+/** docs/workspace.md: the agency's team (staff-migration.ts). */
+export interface StaffAccountsTable {
+  id: string;
+  address: string;
+  name: string;
+  role: string;
+  password_hash: string | null;
+  totp_secret: string | null;
+  totp_required: number;
+  totp_last_step: number | string | null;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StaffInvitationsTable {
+  token_hash: string;
+  staff_id: string;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface StaffSessionsTable {
+  token_hash: string;
+  staff_id: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface StaffRecoveryCodesTable {
+  staff_id: string;
+  code_hash: string;
+  used_at: string | null;
+}
+
+export interface StaffSignInFailuresTable {
+  key: string;
+  failures: number;
+  last_failure_at: string;
+}
+
+export interface StaffAuditTable {
+  id: string;
+  at: string;
+  staff_id: string | null;
+  actor: string;
+  action: string;
+  target: string | null;
+  detail: string | null;
+}
+
 export interface Database {
   leads: LeadsTable;
   known_addresses: KnownAddressesTable;
@@ -124,4 +183,10 @@ export interface Database {
   delivery_steps: DeliveryStepsTable;
   provider_budgets: ProviderBudgetsTable;
   newsletter_confirmations: NewsletterConfirmationsTable;
+  staff_accounts: StaffAccountsTable;
+  staff_invitations: StaffInvitationsTable;
+  staff_sessions: StaffSessionsTable;
+  staff_recovery_codes: StaffRecoveryCodesTable;
+  staff_sign_in_failures: StaffSignInFailuresTable;
+  staff_audit: StaffAuditTable;
 }

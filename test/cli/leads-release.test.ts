@@ -69,7 +69,7 @@ describe('leadgate leads release (docs/operations.md)', { timeout: 300_000 }, ()
 
     // Spec 2.4: the address is known now, as if the first request had been let through.
     const again = await postJson(t.app, '/api/subscribe', validSubscribe);
-    expect(again.json()).toEqual({ success: true, existing: true });
+    expect(again.json()).toMatchObject({ success: true, existing: true });
 
     // The dispatcher delivers it like any lead (here `leads replay`, with the same configuration).
     const replay = await leadgate(['leads', 'replay']);

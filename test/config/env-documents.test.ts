@@ -4,41 +4,14 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderEnvExample } from '../../src/config/env-example.ts';
 import { variableDocs } from '../../src/config/env-schema.ts';
+import { parseDockerEnvFile, parseSystemdEnvironmentFile } from '../helpers/env-files.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ENV_EXAMPLE = resolve(ROOT, '.env.example');
 const variables = variableDocs();
 
-/** What the file must set once loaded: each default, or an empty value for "unset". */
-const expected = Object.fromEntries(
-  variables.map((variable) => [
-    variable.name,
-    variable.default === undefined || variable.default.includes('$') ? '' : variable.default,
-  ]),
-);
-
-/**
- * EnvironmentFile= as systemd.exec(5) reads it: `#`/`;` comment lines, KEY=VALUE with blanks around
- * the key and value dropped, single quotes literal, double quotes with backslash escapes, a trailing
- * backslash joining the next line.
- */
-function parseSystemdEnvironmentFile(text: string): Record<string, string> {
-  const result: Record<string, string> = {};
-  const lines = text.replace(/\\\n/g, '').split('\n');
-  for (const line of lines) {
-    const trimmed = line.trim();
-    if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith(';')) continue;
-    const equals = trimmed.indexOf('=');
-    if (equals <= 0) throw new Error(`systemd would ignore: ${line}`);
-    const key = trimmed.slice(0, equals).trim();
-    let value = trimmed.slice(equals + 1).trim();
-    if (/^'[^']*'$/.test(value)) value = value.slice(1, -1);
-    else if (/^"(?:[^"\\]|\\.)*"$/.test(value)) value = value.slice(1, -1).replace(/\\(.)/g, '$1');
-    else if (/["'\\]/.test(value)) throw new Error(`unbalanced quoting in: ${line}`);
-    result[key] = value;
-  }
-  return result;
-}
+/** What the file must set once loaded: each default, or an empty value for "unset" or "choose". */
+const expected = Object.fromEntries(variables.map((variable) => [variable.name, variable.written]));
 
 describe('.env.example (generated from the configuration schema)', () => {
   it('is exactly what `leadgate config example` writes: every variable, with its default', () => {
@@ -66,6 +39,27 @@ describe('.env.example (generated from the configuration schema)', () => {
 
   it('loads as a systemd EnvironmentFile: the same values, quotes removed', () => {
     expect(parseSystemdEnvironmentFile(readFileSync(ENV_EXAMPLE, 'utf8'))).toEqual(expected);
+  });
+});
+
+describe('deploy/leadgate.env.example (systemd EnvironmentFile and docker run --env-file)', () => {
+  const path = resolve(ROOT, 'deploy/leadgate.env.example');
+  const text = readFileSync(path, 'utf8');
+  // docs/deployment.md: the unit and the image set the paths and NODE_ENV; the file must not fight them.
+  const { DATA_DIR, DIST_DIR, NODE_ENV, ...fromTheFile } = expected;
+
+  it('is exactly what `leadgate config example --env-file` writes', () => {
+    expect(
+      text,
+      'regenerate: node bin/leadgate.js config example --env-file > deploy/leadgate.env.example',
+    ).toBe(renderEnvExample('env-file'));
+  });
+
+  it('reads the same in systemd and in Docker, without the paths and NODE_ENV', () => {
+    expect([DATA_DIR, DIST_DIR, NODE_ENV]).toEqual(['./data', './dist', '']);
+    expect(parseSystemdEnvironmentFile(text)).toEqual(fromTheFile);
+    // Docker keeps quotes: a quoted value would reach leadgate as `'3000'` (README, "Deployments").
+    expect(parseDockerEnvFile(text)).toEqual(fromTheFile);
   });
 });
 

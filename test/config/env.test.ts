@@ -64,6 +64,13 @@ describe('configuration: every variable validated by its schema (README "Configu
     },
   );
 
+  it.each([
+    [{ SMTP_URL: 'smtps://user:secret@smtp.example.fr:99999' }, 'SMTP_URL', '99999'],
+    [{ DATABASE_URL: 'postgres://leadgate:secret@db:70000/leadgate' }, 'DATABASE_URL', '70000'],
+  ])('%j: a port out of range is said as such, the rest of the URL kept out', (env, name, port) => {
+    expect(problem(env)).toBe(`${name} has port ${port}: a port is an integer from 1 to 65535`);
+  });
+
   it('blank values mean the default, so a copied .env.example line left empty changes nothing', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: ' ', LOG_LEVEL: '' })).toEqual(loadConfig({}));
   });

@@ -7,7 +7,7 @@ import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { replayLeads } from '../../src/cli/delivery-commands.ts';
 import { loadConfig } from '../../src/config.ts';
-import { postgresDatabase } from '../../src/store/postgres-database.ts';
+import { postgresDatabase } from '../../src/store/postgres/postgres-database.ts';
 import { MIGRATIONS } from '../../src/store/migrations.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 import {

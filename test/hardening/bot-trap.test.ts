@@ -154,7 +154,7 @@ describe('a trapped form post is answered like a real one, journaled as spam, ne
       accept,
     );
     expect(observable(trapped)).toEqual(observable(real));
-    expect(trapped.json()).toEqual({ success: true, existing: false });
+    expect(trapped.json()).toMatchObject({ success: true, existing: false });
     expect(await statusOf(app, 'fast@example.fr')).toEqual(['spam']);
     expect(await statusOf(app, 'person@example.fr')).toEqual(['delivered']);
     expect(outboxFiles(app).join(' ')).not.toContain(
@@ -204,7 +204,7 @@ describe('a trapped form post is answered like a real one, journaled as spam, ne
       { ...body, form_token: await tokenServedAgo(app, 10_000) },
       'application/json',
     );
-    expect(later.json()).toEqual({ success: true, existing: false });
+    expect(later.json()).toMatchObject({ success: true, existing: false });
     expect(await statusOf(app, 'same@example.fr')).toEqual(['spam', 'delivered']);
   });
 

@@ -9,6 +9,24 @@ const dialects: TestDialect[] = hasPostgres() ? ['sqlite', 'postgres'] : ['sqlit
 const VICTIM = 'victim@example.fr';
 const HOUR = 3600_000;
 
+/** A claim under the per-mailbox cap only (the per-domain cap has its own tests). */
+const mailboxClaim = (
+  kind: 'contact' | 'subscribe',
+  email: string,
+  leadId: string,
+  at: Date,
+  since: Date,
+) => ({
+  kind,
+  mailbox: email,
+  domain: 'example.fr',
+  leadId,
+  at,
+  since,
+  domainMax: 0,
+  domainSince: at,
+});
+
 describe.each(dialects)(
   'one confirmation per address, endpoint and 24 h (%s journal)',
   (dialect) => {
@@ -72,13 +90,15 @@ describe.each(dialects)(
       const at = (hours: number) => new Date(t0.getTime() + hours * HOUR);
       const since = (when: Date) => new Date(when.getTime() - 24 * HOUR);
       const claim = (lead: string, hours: number, email = VICTIM, kind = 'contact' as const) =>
-        claims.claim(kind, email, lead, at(hours), since(at(hours)));
+        claims.claim(mailboxClaim(kind, email, lead, at(hours), since(at(hours))));
 
       expect(await claim('lead-1', 0)).toBe(true);
       expect(await claim('lead-2', 1, 'VICTIM@example.fr')).toBe(false);
       // The lead that holds the claim may retry its confirmation (a replay after a failure).
       expect(await claim('lead-1', 2)).toBe(true);
-      expect(await claims.claim('subscribe', VICTIM, 'lead-3', at(3), since(at(3)))).toBe(true);
+      expect(
+        await claims.claim(mailboxClaim('subscribe', VICTIM, 'lead-3', at(3), since(at(3)))),
+      ).toBe(true);
       expect(await claim('lead-4', 25)).toBe(false);
       expect(await claim('lead-5', 26.01)).toBe(true);
     });
@@ -91,13 +111,15 @@ describe.each(dialects)(
       const leads = Array.from({ length: 8 }, (_, index) => `lead-${index}`);
       const answers = await Promise.all(
         leads.map((lead, index) =>
-          claims.claim('contact', index % 2 ? VICTIM : VICTIM.toUpperCase(), lead, at, since),
+          claims.claim(
+            mailboxClaim('contact', index % 2 ? VICTIM : VICTIM.toUpperCase(), lead, at, since),
+          ),
         ),
       );
       expect(answers.filter(Boolean)).toHaveLength(1);
       const winner = leads[answers.indexOf(true)]!;
-      expect(await claims.claim('contact', VICTIM, winner, at, since)).toBe(true);
-      expect(await claims.claim('subscribe', VICTIM, 'lead-9', at, since)).toBe(true);
+      expect(await claims.claim(mailboxClaim('contact', VICTIM, winner, at, since))).toBe(true);
+      expect(await claims.claim(mailboxClaim('subscribe', VICTIM, 'lead-9', at, since))).toBe(true);
     });
   },
 );

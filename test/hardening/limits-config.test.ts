@@ -9,7 +9,10 @@ describe('limit settings read from the environment (docs/reliability.md)', () =>
       rateLimitAllow: [],
       trustProxy: false,
       confirmationIntervalMs: 24 * 3600_000,
+      confirmationDomainPerHour: 20,
       formMinFillMs: 3000,
+      formTokenMaxAgeMs: 12 * 3600_000,
+      formTokenMaxPosts: 3,
     });
   });
 
@@ -26,7 +29,10 @@ describe('limit settings read from the environment (docs/reliability.md)', () =>
       rateLimitAllow: ['127.0.0.1', '::1'],
       trustProxy: ['10.0.0.0/8', '127.0.0.1'],
       confirmationIntervalMs: 24 * 3600_000,
+      confirmationDomainPerHour: 20,
       formMinFillMs: 3000,
+      formTokenMaxAgeMs: 12 * 3600_000,
+      formTokenMaxPosts: 3,
     });
     expect(loadConfig({ TRUST_PROXY: 'false' }).limits.trustProxy).toBe(false);
   });

@@ -36,7 +36,7 @@ export async function buildTestApp(
     dialect?: TestDialect;
     /** docs/site.md: a built site (see test/helpers/site.ts) for the app to serve. */
     siteDir?: string;
-  } & Pick<AppDependencies, 'logger' | 'timeouts'> = {},
+  } & Pick<AppDependencies, 'logger' | 'timeouts' | 'now'> = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-test-'));
   const database =
@@ -60,6 +60,7 @@ export async function buildTestApp(
     siteDir: options.siteDir,
     logger: options.logger,
     timeouts: options.timeouts,
+    now: options.now,
   });
   await app.ready();
   if (options.dispatch) app.dispatcher.start();

@@ -38,3 +38,47 @@ export async function readTables(config: Config): Promise<Record<string, Row[]>>
     database.close();
   }
 }
+
+/**
+ * Runs one statement with the driver alone (`?` placeholders on both dialects), for a test that
+ * moves a recorded date into the past instead of waiting for it.
+ */
+export async function runStatement(
+  config: Config,
+  sql: string,
+  parameters: readonly unknown[] = [],
+): Promise<void> {
+  if (config.databaseUrl) {
+    const client = new pg.Client({ connectionString: config.databaseUrl });
+    await client.connect();
+    try {
+      let index = 0;
+      await client.query(
+        sql.replace(/\?/g, () => `$${++index}`),
+        [...parameters],
+      );
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const database = new SQLite(join(config.dataDir, 'leadgate.sqlite'));
+  try {
+    database.prepare(sql).run(...parameters);
+  } finally {
+    database.close();
+  }
+}
+
+/** Every confirmation claimed so far (docs/reliability.md, the per-mailbox cap) dated `ms` earlier. */
+export async function rewindConfirmationSends(config: Config, ms: number): Promise<void> {
+  const rows = (await readTables(config)).confirmation_sends ?? [];
+  for (const row of rows) {
+    const earlier = new Date(new Date(String(row.sent_at)).getTime() - ms).toISOString();
+    await runStatement(
+      config,
+      'update confirmation_sends set sent_at = ? where kind = ? and email = ?',
+      [earlier, row.kind, row.email],
+    );
+  }
+}

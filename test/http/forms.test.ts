@@ -79,7 +79,7 @@ describe('spec 4 rule 4: a form with Accept: application/json gets the JSON answ
       accept: 'application/json',
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ success: true, existing: false });
+    expect(response.json()).toMatchObject({ success: true, existing: false });
   });
 });
 

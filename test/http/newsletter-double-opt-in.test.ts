@@ -88,7 +88,7 @@ describe('double opt-in with the outbox (default: NEWSLETTER_DOUBLE_OPT_IN=true)
     t = await buildTestApp();
     const answer = await postJson(t.app, '/api/subscribe', validSubscribe);
     expect(answer.statusCode).toBe(200);
-    expect(answer.json()).toEqual({ success: true, existing: false });
+    expect(answer.json()).toMatchObject({ success: true, existing: false });
     const [mail] = await outboxMails('optin');
     expect(mail!.to?.map((to) => to.address)).toEqual([validSubscribe.email]);
     expect(mail!.subject).toBe('Confirmez votre inscription à la newsletter');
@@ -157,18 +157,20 @@ describe('double opt-in with the outbox (default: NEWSLETTER_DOUBLE_OPT_IN=true)
     const intake = createIntake({
       deliveries: t.store.deliveries,
       newsletter: { doubleOptIn: true, journal: t.store.newsletter },
+      confirmationCap: { sends: t.store.confirmations, intervalMs: DAY_MS },
       dispatcher: t.app.dispatcher,
       mode: 'sync',
       now: () => clock,
     });
     const again = (firstName: string) =>
       intake.submit({ kind: 'subscribe', data: { ...validSubscribe, firstName } });
-    expect(await again('Léa')).toEqual({ existing: false });
+    // docs/consent.md, "What the answer says": each answer is true to the e-mail that leaves.
+    expect(await again('Léa')).toEqual({ existing: false, confirmation: 'sent' });
     clock = new Date(clock.getTime() + DAY_MS - 60_000);
-    expect(await again('Léa B.')).toEqual({ existing: true });
+    expect(await again('Léa B.')).toEqual({ existing: true, confirmation: 'already_sent' });
     expect(await outboxMails('optin')).toHaveLength(1);
     clock = new Date(clock.getTime() + 2 * 60_000);
-    expect(await again('Léa C.')).toEqual({ existing: true });
+    expect(await again('Léa C.')).toEqual({ existing: true, confirmation: 'sent' });
     expect(await outboxMails('optin')).toHaveLength(2);
     // The agency hears of every request, capped or not.
     expect(await outboxMails('notification')).toHaveLength(3);
@@ -182,7 +184,7 @@ describe('double opt-in with the outbox (default: NEWSLETTER_DOUBLE_OPT_IN=true)
       ...validSubscribe,
       firstName: 'Léa B.',
     });
-    expect(again.json()).toEqual({ success: true, existing: true });
+    expect(again.json()).toMatchObject({ success: true, existing: true });
     expect(await outboxMails('optin')).toHaveLength(1);
   });
 
@@ -227,6 +229,7 @@ describe('double opt-in with the outbox (default: NEWSLETTER_DOUBLE_OPT_IN=true)
     expect((await postJson(t.app, '/api/subscribe', validSubscribe)).json()).toEqual({
       success: true,
       existing: false,
+      confirmation: 'not_needed',
     });
     expect(await outboxMails('optin')).toEqual([]);
     expect(await outboxMails('notification')).toHaveLength(1);

@@ -111,13 +111,19 @@ describe('valid calls go through the REST intake', () => {
     expect((await call('subscribe_newsletter', args)).structuredContent).toEqual({
       success: true,
       existing: false,
+      confirmation: 'sent',
     });
     expect((await call('subscribe_newsletter', args)).structuredContent).toEqual({
       success: true,
       existing: true,
+      confirmation: 'sent',
     });
+    // Another request for the same pending address within 24 hours: the link already went.
+    expect(
+      (await call('subscribe_newsletter', { ...args, source: 'assistant' })).structuredContent,
+    ).toEqual({ success: true, existing: true, confirmation: 'already_sent' });
     // The same body again within 24 h is the same lead, as over REST (docs/delivery.md).
-    expect(await journaled('mcp-lettre@example.fr')).toHaveLength(1);
+    expect(await journaled('mcp-lettre@example.fr')).toHaveLength(2);
   });
 
   it('submit_sector_audit files answers under the canonical questions, like REST', async () => {
@@ -198,12 +204,43 @@ describe('invalid calls are tool errors carrying the REST error', () => {
         result.structuredContent,
       );
       if (field === 'idempotency_key') return;
-      // The very answer REST gives to the same body.
+      // The very answer REST gives to the same body, but for the hint's words: a tool's caller
+      // has arguments, not a JSON body (docs/agents.md).
       const endpoint = LEAD_KINDS.find((e) => e.tool.name === tool)!;
-      const rest = await postJson(t.app, endpoint.path, body);
-      expect(result.structuredContent).toEqual(rest.json());
+      const rest = (await postJson(t.app, endpoint.path, body)).json() as ErrorResponse;
+      const { hint, ...others } = error;
+      const { hint: restHint, ...restOthers } = rest.error;
+      expect(others).toEqual(restOthers);
+      expect(hint).toBe(
+        restHint.replace('au corps JSON de la requête', 'aux arguments de l’outil'),
+      );
+      expect(hint).not.toMatch(/corps JSON/);
     });
   }
+
+  it('a questionnaire answer beside formData: the hint moves it into the formData argument, never drops it', async () => {
+    const question = 'Quel est votre métier principal\u00a0?';
+    const args = {
+      email: 'mcp-misplaced@example.fr',
+      firstName: 'Paul',
+      sector: 'btp',
+      'Quel est votre métier principal ?': 'Couvreur',
+    };
+    const result = await call('submit_sector_audit', args);
+    expect(result.isError).toBe(true);
+    const error = (result.structuredContent as ErrorResponse).error;
+    expect(error.field).toBe('Quel est votre métier principal ?');
+    expect(error.hint).toMatch(/l’argument formData/);
+    expect(error.hint).not.toMatch(/retirez/i);
+    const fixed = JSON.parse(/corrigés : (\{.*\})/.exec(error.hint)![1]!) as Record<
+      string,
+      unknown
+    >;
+    const retried = await call('submit_sector_audit', fixed);
+    expect(retried.isError).toBeFalsy();
+    const [entry] = await journaled('mcp-misplaced@example.fr');
+    expect((entry!.lead.data as { formData: object }).formData).toEqual({ [question]: 'Couvreur' });
+  });
 
   it('nothing is journaled for a refused call', async () => {
     await call('subscribe_newsletter', { email: 'refused@example', firstName: 'Léa' });

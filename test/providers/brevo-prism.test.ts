@@ -5,9 +5,9 @@ import { brevoSwaggerPresent, startPrismBrevo } from '../helpers/fake-brevo-pris
 
 /*
  * docs/brevo.md: what leadgate sends must match Brevo's published contract. Prism mocks Brevo from
- * ../shared/brevo/brevo-api-v3.swagger.yaml and flags any request that breaks it with an
- * `sl-violations` header; one such header fails the test. Skipped (with a line saying so) where
- * the description is absent: it is not part of the repository.
+ * docs/spec/brevo/brevo-api-v3.swagger.yaml and flags any request that breaks it with an
+ * `sl-violations` header; one such header fails the test. The description is in the repository;
+ * a checkout without it skips with a line, and fails under CI=true.
  */
 describe.skipIf(!brevoSwaggerPresent())(
   'Brevo adapter against Prism and Brevo’s description',

@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import { consentRecord } from '../../src/domain/consent.ts';
 import { ConfigurationError, UpstreamError } from '../../src/domain/errors.ts';
 import type { Lead } from '../../src/domain/lead.ts';
+import { isPublicAddress } from '../../src/providers/webhook-address-guard.ts';
 import { createWebhookDestination } from '../../src/providers/webhook-destination.ts';
 import { webhookIdFor } from '../../src/providers/webhook-message.ts';
 import { createWebhookSender, type WebhookSender } from '../../src/providers/webhook-sender.ts';
@@ -217,6 +218,46 @@ describe('webhooks: server-side request forgery guard (docs/webhooks.md)', () =>
       /^localhost resolves to (127\.0\.0\.1|::1), a loopback.*WEBHOOK_ALLOW_PRIVATE=true/,
     );
     expect(receiver.received).toHaveLength(0);
+  });
+});
+
+describe('webhooks: IPv6 destinations only in global unicast 2000::/3 (docs/webhooks.md)', () => {
+  const port = () => new URL(receiver.url).port;
+  for (const host of [
+    '[::127.0.0.1]', // IPv4-compatible, read by URL as ::7f00:1
+    '[::7f00:1]',
+    '[::ffff:127.0.0.1]',
+    '[::ffff:7f00:1]',
+    '[::ffff:10.0.0.1]',
+    '[64:ff9b::7f00:1]', // NAT64 of 127.0.0.1
+    '[64:ff9b::a9fe:a9fe]', // NAT64 of 169.254.169.254
+    '[2002:7f00:1::1]', // 6to4 of 127.0.0.1
+    '[fd00::1]',
+    '[2001:db8::1]',
+  ]) {
+    it(`http://${host}/ is refused before any connection, unless WEBHOOK_ALLOW_PRIVATE=true`, async () => {
+      const destination = createWebhookDestination(
+        new URL(`http://${host}:${port()}/`),
+        open({ WEBHOOK_ALLOW_PRIVATE: 'false' }),
+      );
+      await expect(
+        destination.deliver(
+          lead({ kind: 'contact', data: validContact }),
+          AbortSignal.timeout(5000),
+        ),
+      ).rejects.toThrow(/a loopback, private or reserved address: refused/);
+    });
+  }
+
+  it('a global unicast IPv6 address and a public IPv4 one pass the guard', () => {
+    for (const address of [
+      '2606:4700:4700::1111',
+      '2a00:1450:4007:80e::200e',
+      '8.8.8.8',
+      '::ffff:8.8.8.8',
+    ]) {
+      expect(isPublicAddress(address), address).toBe(true);
+    }
   });
 });
 

@@ -86,6 +86,6 @@ describe('the SQLite journal survives a restart (docs/reliability.md)', () => {
     const second = await buildTestApp({ env: { DATA_DIR: dataDir }, dialect: 'sqlite' });
     cleanup.push(() => second.close());
     const again = await postJson(second.app, '/api/subscribe', validSubscribe);
-    expect(again.json()).toEqual({ success: true, existing: true });
+    expect(again.json()).toMatchObject({ success: true, existing: true });
   });
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GroupCommitSqliteDialect, WalSync } from '../../src/store/sqlite-group-commit.ts';
+import { GroupCommitSqliteDialect, WalSync } from '../../src/store/sqlite/sqlite-group-commit.ts';
 
 interface Db {
   items: { id: number };

@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withStatementCache } from '../../src/store/sqlite-statement-cache.ts';
+import { withStatementCache } from '../../src/store/sqlite/sqlite-statement-cache.ts';
 
 /** docs/performance.md: the SQLite journal reuses its prepared statements instead of preparing each run. */
 describe('SQLite statement cache', () => {

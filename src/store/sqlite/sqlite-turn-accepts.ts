@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
-import type { Acceptance } from '../domain/deliveries.ts';
-import { emailOf, normalizeEmail } from '../domain/lead.ts';
+import type { Acceptance } from '../../domain/deliveries.ts';
+import { emailOf, normalizeEmail } from '../../domain/lead.ts';
 import {
   KeyTaken,
   earlierAcceptance,
@@ -11,8 +11,8 @@ import {
   type AcceptInput,
   type NewLeadRow,
   type NewStepRow,
-} from './acceptance-rows.ts';
-import type { IdempotencyKeysTable } from './tables.ts';
+} from '../acceptance-rows.ts';
+import type { IdempotencyKeysTable } from '../tables.ts';
 
 /** `insert into table (a, b) values (@a, @b)`: better-sqlite3 binds a row object by its names. */
 function insertOf(table: string, columns: readonly string[], onConflict = ''): string {
@@ -35,6 +35,7 @@ const LEAD_COLUMNS: readonly (keyof NewLeadRow)[] = [
   'consent_channel',
   'consent_page',
   'consent_network',
+  'spam_reason',
 ];
 const KEY_COLUMNS: readonly (keyof IdempotencyKeysTable)[] = [
   'key',
@@ -60,7 +61,7 @@ const STEP_COLUMNS: readonly (keyof NewStepRow)[] = [
  * The leads that arrive in one turn of the event loop, journaled by one synchronous SQLite
  * transaction of statements prepared once (docs/performance.md, "The accept path"): through Kysely,
  * building, compiling and awaiting each of a lead's six statements cost more than SQLite running
- * them. The same statements as SqlDeliveries' transaction per lead on PostgreSQL, with the same rows
+ * them. The same statements as the transaction per lead on PostgreSQL (postgres-journal-writes.ts), with the same rows
  * and decisions (acceptance-rows.ts). The caller holds the connection (Kysely's mutex), so no other
  * transaction is open on it; nothing here awaits, so none can start before the COMMIT.
  */

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { Pool } from 'pg';
-import type { Database } from './tables.ts';
+import type { Database } from '../tables.ts';
 
 export interface PostgresSettings {
   poolSize: number;

@@ -1,17 +1,12 @@
 import type SQLite from 'better-sqlite3';
-import type { ClaimedStep, StepOutcome } from '../domain/deliveries.ts';
-import { leadSummary, settledColumnsOf, type SummedStep } from './step-settlement.ts';
-
-export interface Settlement {
-  step: ClaimedStep;
-  outcome: StepOutcome;
-  now: Date;
-}
+import type { ClaimedStep, StepOutcome } from '../../domain/deliveries.ts';
+import type { Settlement } from '../journal-writes.ts';
+import { leadSummary, settledColumnsOf, type SummedStep } from '../step-settlement.ts';
 
 /**
  * The steps that end in one turn of the event loop, settled by one synchronous SQLite transaction
  * of statements prepared once (docs/performance.md, "The delivery path"): the same columns and lead
- * summary as SqlDeliveries' Kysely transaction (step-settlement.ts). The caller holds the
+ * summary as PostgreSQL's Kysely transaction (step-settlement.ts). The caller holds the
  * connection (Kysely's mutex), so no other transaction is open on it.
  */
 export class SqliteTurnSettles {

@@ -1,0 +1,68 @@
+import type { Config } from '../config.ts';
+import { withConfirmationCap, withHeldBackFlag } from '../domain/confirmation-cap.ts';
+import { loggedAlert, loggedDeliveries } from '../domain/delivery-log.ts';
+import { CONFIRMATION_DESTINATION, type Destination } from '../domain/destination.ts';
+import { createDispatcher, type Dispatcher } from '../domain/dispatcher.ts';
+import type { LeadLog } from '../domain/lead-log.ts';
+import type { Provider } from '../domain/provider.ts';
+import type { Store } from '../domain/store.ts';
+
+/** The dispatcher of docs/delivery.md over this store and provider: what serve, dispatch and replay run. */
+export function createDispatcherFor(
+  config: Config,
+  store: Store,
+  provider: Provider,
+  /** Every attempt and alert is logged with its lead's id (docs/operations.md). */
+  log: LeadLog,
+  /** The store's, or the same measured (src/http/metrics.ts). */
+  deliveries = store.deliveries,
+): Dispatcher {
+  const { delivery } = config;
+  return createDispatcher({
+    deliveries: loggedDeliveries(deliveries, log),
+    destinations: cappedDestinations(config, store, provider.destinations),
+    alertAgency: loggedAlert((dead, signal) => provider.alertAgency(dead, signal), log),
+    policy: {
+      baseMs: delivery.retryBaseMs,
+      maxMs: delivery.retryMaxMs,
+      maxAttempts: delivery.maxAttempts,
+      deadAfterMs: delivery.deadAfterMs,
+    },
+    timeoutMs: config.mail.timeoutMs,
+    concurrency: delivery.concurrency,
+    onError: (error) => log.error({ err: error }, 'delivery: the dispatcher hit an error'),
+  });
+}
+
+/** The agency's notification, named in src/providers/mail-destinations.ts. */
+const NOTIFICATION_DESTINATION = 'agency-notification';
+
+/**
+ * docs/reliability.md: one confirmation per mailbox, endpoint and CONFIRMATION_INTERVAL_HOURS, and
+ * CONFIRMATION_DOMAIN_PER_HOUR per recipient domain, across nodes; the newsletter's link to confirm
+ * likewise (docs/consent.md). The notification says when the e-mail to the person was held back.
+ */
+function cappedDestinations(
+  config: Config,
+  store: Store,
+  destinations: readonly Destination[],
+): Destination[] {
+  const caps = {
+    intervalMs: config.limits.confirmationIntervalMs,
+    domainPerHour: config.limits.confirmationDomainPerHour,
+  };
+  const isCapped = (destination: Destination) =>
+    destination.name === CONFIRMATION_DESTINATION || destination.optIn === 'asks';
+  const capped = destinations.filter(
+    (destination) =>
+      destination.name === CONFIRMATION_DESTINATION ||
+      (destination.optIn === 'asks' && config.newsletterDoubleOptIn),
+  );
+  return destinations.map((destination) =>
+    isCapped(destination)
+      ? withConfirmationCap(destination, store.confirmations, caps)
+      : destination.name === NOTIFICATION_DESTINATION
+        ? withHeldBackFlag(destination, capped, store.confirmations, caps)
+        : destination,
+  );
+}

@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify';
+import { html } from './html.ts';
+import { STAFF_ACTIONS, staffActionLabel } from './staff-actions.ts';
+import type { WorkspaceContext } from './workspace-context.ts';
+import { parisTime, sendWorkspacePage } from './workspace-page.ts';
+
+const PAGE_SIZE = 100;
+
+/**
+ * docs/workspace.md, "Audit trail": the admins' view of who did what and when, newest first, a
+ * hundred lines a page, filtered by action; kept STAFF_AUDIT_RETENTION_DAYS.
+ */
+export function registerJournalRoutes(scope: FastifyInstance, context: WorkspaceContext): void {
+  scope.get('/journal', { config: { workspace: { adminOnly: true } } }, async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const action =
+      typeof query.action === 'string' && query.action in STAFF_ACTIONS ? query.action : undefined;
+    const before =
+      typeof query.avant === 'string' && !Number.isNaN(Date.parse(query.avant))
+        ? new Date(query.avant)
+        : undefined;
+    const entries = await context.store.staff.auditTrail({ limit: PAGE_SIZE, before, action });
+    const rows = entries.map(
+      (entry) =>
+        html`<tr>
+          <td><time datetime="${entry.at.toISOString()}">${parisTime(entry.at)}</time></td>
+          <td>${entry.actor}</td>
+          <th scope="row">${staffActionLabel(entry.action)}</th>
+          <td>${entry.target ?? '—'}</td>
+          <td>${entry.detail ?? ''}</td>
+        </tr>`,
+    );
+    const options = Object.entries(STAFF_ACTIONS).map(
+      ([value, label]) =>
+        html`<option value="${value}" ${value === action ? html` selected` : ''}>${label}</option>`,
+    );
+    const last = entries.at(-1);
+    const next =
+      entries.length === PAGE_SIZE && last
+        ? html`<p>
+            <a
+              href="/equipe/journal?${new URLSearchParams({ ...(action && { action }), avant: last.at.toISOString() }).toString()}"
+              >Lignes plus anciennes</a
+            >
+          </p>`
+        : '';
+    const body = html`<p>
+        Chaque action de l’équipe, gardée ${context.config.workspace.auditRetentionDays} jours puis
+        effacée (docs/workspace.md).
+      </p>
+      <form method="get" action="/equipe/journal" class="field-row">
+        <div class="field">
+          <label for="filtre-action">Action</label>
+          <select id="filtre-action" name="action">
+            <option value="">Toutes</option>
+            ${options}
+          </select>
+        </div>
+        <div class="field"><button type="submit">Filtrer</button></div>
+      </form>
+      <div class="table-scroll">
+        <table>
+          <caption>
+            Journal d’activité${action ? ` : ${staffActionLabel(action)}` : ''}, les plus récentes
+            d’abord
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Quand (heure de Paris)</th>
+              <th scope="col">Qui</th>
+              <th scope="col">Action</th>
+              <th scope="col">Sur</th>
+              <th scope="col">Détail</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${
+              rows.length
+                ? rows
+                : html`<tr>
+                    <td colspan="5">Aucune action enregistrée.</td>
+                  </tr>`
+            }
+          </tbody>
+        </table>
+      </div>
+      ${next}`;
+    return sendWorkspacePage(request, reply, {
+      title: 'Journal d’activité',
+      current: 'journal',
+      body,
+    });
+  });
+}

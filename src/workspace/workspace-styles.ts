@@ -1,0 +1,63 @@
+/** The workspace's few rules on top of the site's stylesheet (same colours, same contrast rules). */
+export const WORKSPACE_CSS = `
+.workspace-main {
+  padding-block: 1.5rem 3rem;
+}
+.staff-who {
+  margin: 0;
+  color: var(--muted);
+  font-size: 0.9375rem;
+}
+.workspace-nav ul {
+  flex-wrap: wrap;
+  gap: 0.25rem 1.25rem;
+  padding-bottom: 0.5rem;
+}
+.workspace-nav a,
+.workspace-nav .link-button {
+  font-size: 0.9375rem;
+}
+.inline-form {
+  display: inline;
+  margin: 0;
+}
+.link-button {
+  padding: 0.5rem 0;
+  border: 0;
+  background: none;
+  color: var(--accent);
+  font: inherit;
+  font-weight: 700;
+  text-decoration: underline;
+  cursor: pointer;
+}
+.link-button:hover {
+  background: none;
+  color: var(--accent-dark);
+}
+.narrow {
+  max-width: 30rem;
+}
+.notice {
+  padding: 0.75rem 1rem;
+  border-left: 4px solid var(--accent);
+  background: var(--soft);
+}
+.secret {
+  font-family: ui-monospace, Menlo, Consolas, monospace;
+  overflow-wrap: anywhere;
+}
+.visually-hidden {
+  position: absolute;
+  width: 1px;
+  height: 1px;
+  overflow: hidden;
+  clip-path: inset(50%);
+  white-space: nowrap;
+}
+.actions {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 0.5rem;
+}
+`;

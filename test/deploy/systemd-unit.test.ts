@@ -1,0 +1,149 @@
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSystemdEnvironmentFile } from '../helpers/env-files.ts';
+import { freePort } from '../helpers/postgres-cluster.ts';
+import { expectOneLine, healthyOrExited, launch } from './launch.ts';
+
+/*
+ * docs/deployment.md ("systemd"): deploy/leadgate.service started as systemd starts it, with its
+ * documented env file. systemd.exec(5): Environment= first, then EnvironmentFile= overriding it,
+ * then ExecStart (here `/usr/bin/env` setting the paths and NODE_ENV, so the file cannot fight
+ * them). The service user (DynamicUser=) owns only the state directory: as root, this test runs
+ * the service as `nobody` in this checkout, which that user cannot write, as in /opt/leadgate.
+ * Every start either answers /healthz or refuses with one line and exit 2, which
+ * RestartPreventExitStatus=2 does not restart: never a stack trace and exit 1 every RestartSec.
+ */
+const ROOT = resolve(import.meta.dirname, '../..');
+const unit = readFileSync(join(ROOT, 'deploy/leadgate.service'), 'utf8');
+const NOBODY = 65534;
+const asService = process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {};
+
+function directives(name: string): string[] {
+  return [...unit.matchAll(new RegExp(`^${name}=(.*)$`, 'gm'))].map((match) => match[1]!);
+}
+
+/** Environment= assignments, space-separated, optionally double-quoted (systemd.exec(5)). */
+function unitEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const line of directives('Environment')) {
+    for (const match of line.matchAll(/"([^"]*)"|(\S+)/g)) {
+      const [name, ...value] = (match[1] ?? match[2]!).split('=');
+      env[name!] = value.join('=');
+    }
+  }
+  return env;
+}
+
+let scratch: string;
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'leadgate-unit-'));
+  // Like /var/lib: the service user may pass through to its own directory.
+  chmodSync(scratch, 0o755);
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/**
+ * Starts the unit's ExecStart with `envFile` as /etc/leadgate/leadgate.env, its paths pointed at
+ * this checkout and a fresh state directory (StateDirectory=, mode StateDirectoryMode=, owned by
+ * the service user).
+ */
+async function startUnit(envFile: string) {
+  const [execStart] = directives('ExecStart');
+  const [mode] = directives('StateDirectoryMode');
+  const varLib = mkdtempSync(join(scratch, 'var-lib-'));
+  chmodSync(varLib, 0o755);
+  const stateDir = join(varLib, 'leadgate');
+  mkdirSync(stateDir, { mode: Number.parseInt(mode!, 8) });
+  if (asService.uid !== undefined) chownSync(stateDir, asService.uid, asService.gid);
+  const argv = execStart!
+    .replaceAll('/var/lib/leadgate', stateDir)
+    .replaceAll('/opt/leadgate', ROOT)
+    .replace('/usr/bin/node', process.execPath)
+    .split(/\s+/);
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    ...unitEnvironment(),
+    ...parseSystemdEnvironmentFile(envFile),
+  };
+  const launched = launch(argv[0]!, argv.slice(1), {
+    cwd: directives('WorkingDirectory')[0]!.replace('/opt/leadgate', ROOT),
+    env,
+    ...asService,
+  });
+  return { launched, url: `http://127.0.0.1:${env.PORT}`, stateDir };
+}
+
+const deployExample = readFileSync(join(ROOT, 'deploy/leadgate.env.example'), 'utf8');
+
+/** What the operator fills in (docs/deployment.md); the sample identity is allowed here, as site/agency.ts holds it. */
+async function filledIn(base: string): Promise<string> {
+  return `${base}
+MAIL_FROM=Atelier Dupont <bonjour@atelier-dupont.fr>
+AGENCY_EMAIL=equipe@atelier-dupont.fr
+MAIL_PROVIDER=smtp
+SMTP_URL=smtp://127.0.0.1:2525
+SITE_URL=https://atelier-dupont.fr
+ALLOW_SAMPLE_IDENTITY=1
+HOST=127.0.0.1
+PORT=${await freePort()}
+LOG_LEVEL=warn
+`;
+}
+
+describe(
+  'deploy/leadgate.service with its env file, in systemd’s order',
+  { timeout: 180_000 },
+  () => {
+    it('sets DATA_DIR, DIST_DIR and NODE_ENV where the env file cannot override them', () => {
+      expect(directives('EnvironmentFile')).toEqual(['/etc/leadgate/leadgate.env']);
+      expect(directives('ExecStart')[0]).toMatch(
+        /^\/usr\/bin\/env DATA_DIR=\/var\/lib\/leadgate DIST_DIR=\/var\/lib\/leadgate\/dist NODE_ENV=production \/usr\/bin\/node /,
+      );
+    });
+
+    it('deploy/leadgate.env.example as shipped: refused in one line, exit 2 (not restarted)', async () => {
+      const { launched, stateDir } = await startUnit(deployExample);
+      expect(await launched.exited).toEqual({ code: 2, signal: null });
+      expect(directives('RestartPreventExitStatus')).toEqual(['2']);
+      expect(expectOneLine(launched.stderr())).toMatch(
+        /^Configuration invalide : NODE_ENV=production refuse de démarrer : site\/agency\.ts still holds/,
+      );
+      expect(existsSync(join(stateDir, 'dist'))).toBe(false);
+    });
+
+    it('deploy/leadgate.env.example filled in: starts, the site built into the state directory', async () => {
+      const { launched, url, stateDir } = await startUnit(await filledIn(deployExample));
+      try {
+        expect(await healthyOrExited(launched, url), launched.stderr()).toBe('healthy');
+        expect(existsSync(join(stateDir, 'dist', 'index.html'))).toBe(true);
+        expect(existsSync(join(stateDir, 'leadgate.sqlite'))).toBe(true);
+      } finally {
+        launched.process.kill('SIGTERM');
+      }
+      expect(await launched.exited).toEqual({ code: 0, signal: null });
+    });
+
+    it('.env.example (DATA_DIR=./data, DIST_DIR=./dist) as the env file: the unit’s paths still win', async () => {
+      const { launched, url, stateDir } = await startUnit(
+        await filledIn(readFileSync(join(ROOT, '.env.example'), 'utf8')),
+      );
+      try {
+        expect(await healthyOrExited(launched, url), launched.stderr()).toBe('healthy');
+        expect(existsSync(join(stateDir, 'leadgate.sqlite'))).toBe(true);
+      } finally {
+        launched.process.kill('SIGTERM');
+      }
+      expect(await launched.exited).toEqual({ code: 0, signal: null });
+    });
+  },
+);
