@@ -15,6 +15,8 @@ import { deliveryStatus, dispatch, replayLeads } from './delivery-commands.ts';
 import { forgetPersonCommand, showPerson } from './people-commands.ts';
 import { exportLeads, listLeads, purgeLeads } from './leads-commands.ts';
 import { releaseLead } from './spam-commands.ts';
+import { previewMail } from './mail-commands.ts';
+import { PREVIEWS, type PreviewName } from '../mail/mail-previews.ts';
 import { addTeamMember } from './team-commands.ts';
 import { testWebhook } from './webhooks-commands.ts';
 import { previewMail } from './mail-commands.ts';

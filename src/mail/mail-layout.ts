@@ -35,7 +35,9 @@ export interface MailPage {
 /**
  * One e-mail in the site's design (docs/emails.md): system fonts, the site's colours, one column
  * of 600 px at most. Tables only for the layout, marked role="presentation" so screen readers read
- * the text alone; inline styles only, as mail clients drop <style> sheets and classes.
+ * the text alone; inline styles only, as mail clients drop <style> sheets and classes. The whole
+ * is one `role="article"` named by its title, so a screen reader inside a mail client announces
+ * where the e-mail starts and ends.
  */
 export function mailHtml(page: MailPage, identity: MailIdentity, siteUrl: string): string {
   const accent = readableAccent(identity.brandColor);
@@ -57,6 +59,7 @@ export function mailHtml(page: MailPage, identity: MailIdentity, siteUrl: string
 <title>${escapeHtml(page.title)}</title>
 </head>
 <body style="margin:0;padding:0;background:#eef2fb;color:${INK};font:17px/1.6 system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif">
+<div role="article" aria-roledescription="e-mail" aria-label="${escapeHtml(page.title)}" lang="fr">
 ${preview}<table role="presentation" width="100%" cellspacing="0" cellpadding="0" border="0" style="background:#eef2fb">
 <tr><td align="center" style="padding:24px 12px">
 <table role="presentation" width="100%" cellspacing="0" cellpadding="0" border="0" style="max-width:600px;background:#ffffff;border:1px solid #d1d5db;border-radius:8px">
@@ -69,6 +72,7 @@ ${blocksHtml(page.blocks, accent)}
 </table>
 </td></tr>
 </table>
+</div>
 </body>
 </html>
 `;

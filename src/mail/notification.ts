@@ -38,8 +38,8 @@ export interface LeadHistory {
 }
 
 /** A plain line for a repeated request: the agency sees it is not a new person. */
-function repeatLine({ earlier }: LeadHistory): string {
-  if (earlier === 0) return '';
+function repeatLine({ earlier }: LeadHistory): string | undefined {
+  if (earlier === 0) return undefined;
   const times = earlier === 1 ? 'une fois' : `${earlier} fois`;
   return `Demande répétée : cette adresse avait déjà demandé l’inscription ${times} auparavant.`;
 }
@@ -74,6 +74,16 @@ export function agencyNotification(
       kind: 'paragraph',
       text: `Reçue le ${frenchDateTime(lead.receivedAt)} (heure de Paris), par : ${channel}.`,
     },
+    ...(repeat ? [{ kind: 'paragraph' as const, text: repeat }] : []),
+    // docs/reliability.md: the caps on e-mails to unverified addresses held this one back.
+    ...(lead.confirmationHeldBack
+      ? [
+          {
+            kind: 'paragraph' as const,
+            text: 'Aucun e-mail n’a été envoyé à cette adresse : trop de demandes récentes pour cette boîte ou ce domaine.',
+          },
+        ]
+      : []),
     ...(sentByAssistant(consent?.channel)
       ? [
           {

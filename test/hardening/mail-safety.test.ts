@@ -104,7 +104,7 @@ describe('e-mail safety (docs/reliability.md)', () => {
     const typed = {
       ...validContact,
       PRENOM: 'Gagnez sur spam.example',
-      NOM: 'Promo 50 €',
+      NOM: 'Promo 4999 €',
       JOB_TITLE: 'Écrivez à promo@spam.example',
       SERVICE: 'www promo',
       DEMANDE: 'Achetez sur https://spam.example',
@@ -119,12 +119,12 @@ describe('e-mail safety (docs/reliability.md)', () => {
       confirmation!.email.text,
       confirmation!.email.html,
     ].join('\n');
-    for (const value of ['spam.example', 'Promo', 'promo', '50', '0612345678', 'href="https']) {
+    for (const value of ['spam.example', 'Promo', 'promo', '4999', '0612345678', 'href="https']) {
       expect(everything).not.toContain(value);
     }
     // The greeting falls back to « Bonjour, »; the fields are acknowledged by their length.
     expect(confirmation!.email.text).toContain('Bonjour,\n');
-    expect(confirmation!.email.text).toContain('Nom : votre texte de 10 caractères');
+    expect(confirmation!.email.text).toContain('Nom : votre texte de 12 caractères');
     expect(confirmation!.email.to?.[0]?.address).toBe(validContact.EMAIL);
   });
 

@@ -16,7 +16,7 @@ interface AxeViolation {
 
 declare global {
   interface Window {
-    axe?: { run(context?: unknown): Promise<{ violations: AxeViolation[] }> };
+    axe?: { run(context?: unknown, options?: unknown): Promise<{ violations: AxeViolation[] }> };
   }
 }
 
@@ -40,13 +40,19 @@ export async function withoutSiteScript(context: BrowserContext): Promise<void> 
 
 /**
  * Runs every rule axe runs by default (WCAG 2.x A/AA and best practices) on the page, or on the
- * elements `selector` matches; one line per violation, with the elements it found.
+ * elements `selector` matches, but the rules `disabled` names (each caller says why); one line per
+ * violation, with the elements it found.
  */
-export async function axeViolations(page: Page, selector?: string): Promise<string[]> {
+export async function axeViolations(
+  page: Page,
+  selector?: string,
+  disabled: readonly string[] = [],
+): Promise<string[]> {
   if (!(await page.evaluate(() => window.axe !== undefined))) await page.evaluate(AXE_SOURCE);
+  const rules = Object.fromEntries(disabled.map((rule) => [rule, { enabled: false }]));
   const { violations } = await page.evaluate(
-    (scope) => window.axe!.run(scope ? { include: [scope] } : document),
-    selector,
+    ({ scope, rules }) => window.axe!.run(scope ? { include: [scope] } : document, { rules }),
+    { scope: selector, rules },
   );
   return violations.map(
     (violation) =>
