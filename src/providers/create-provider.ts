@@ -3,6 +3,7 @@ import { required, type Config } from '../config.ts';
 import { createNewsletterLinks } from '../domain/newsletter-links.ts';
 import type { Provider } from '../domain/provider.ts';
 import type { Store } from '../domain/store.ts';
+import { withAlertWebhook } from './alert-webhook.ts';
 import { createBrevoProvider } from './brevo-provider.ts';
 import { createOutboxProvider } from './outbox-provider.ts';
 import { createSmtpProvider } from './smtp-provider.ts';
@@ -12,11 +13,12 @@ import { withWebhookDestinations } from './webhook-destinations.ts';
  * The only place that branches on MAIL_PROVIDER. Called at start: a setting the provider cannot work
  * without stops the start with one line naming it, instead of a 500 on every lead. `journal.budgets` holds
  * the provider account's rate budget, shared by every node (docs/delivery.md). The destinations are
- * the provider's, then one per WEBHOOK_URLS entry (docs/webhooks.md). The journal also holds the key
+ * the provider's, then one per WEBHOOK_URLS entry (docs/webhooks.md); alerts also go to
+ * ALERT_WEBHOOK_URL (docs/delivery.md, « Alerts »). The journal also holds the key
  * that signs the newsletter's links in its e-mails (docs/consent.md).
  */
 export function createProvider(config: Config, journal: ProviderJournal): Provider {
-  return withWebhookDestinations(mailProvider(config, journal), config);
+  return withAlertWebhook(withWebhookDestinations(mailProvider(config, journal), config), config);
 }
 
 /** What a provider keeps in the journal database: its rate budgets, the links' signing key. */
