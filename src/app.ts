@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import { createDispatcherFor } from './wiring/dispatcher-setup.ts';
-import type { Dispatcher } from './domain/dispatcher.ts';
+import type { Dispatcher, DispatcherTimings } from './domain/dispatcher.ts';
 import { startIdempotencySweep } from './domain/idempotency-sweep.ts';
 import { createIntake } from './domain/intake.ts';
 import { createNewsletter } from './domain/newsletter.ts';
@@ -54,6 +54,8 @@ export interface AppDependencies {
   now?: () => Date;
   /** docs/workspace.md, "Passwords": tests pass a cheaper scrypt cost than OWASP's. */
   passwordCost?: ScryptCost;
+  /** docs/delivery.md: the dispatcher's intervals; tests shorten them to drive rounds. */
+  dispatcherTimings?: DispatcherTimings;
 }
 
 // Spec 1: CORS is open so browser-based agents can call the API; preflight needs no Origin check.
@@ -101,6 +103,7 @@ export async function buildApp({
   watchSite: watching = true,
   now,
   passwordCost,
+  dispatcherTimings,
 }: AppDependencies) {
   // docs/reliability.md: Fastify refuses a declared Content-Length above the limit before reading a byte, and
   // stops reading a chunked body as soon as it passes the limit.
@@ -147,7 +150,14 @@ export async function buildApp({
   registerHealthRoutes(app, store, () => [counters.health?.warning()]);
   registerMetrics(app, metrics, config.metricsToken);
   const deliveries = measuredDeliveries(store.deliveries, metrics);
-  const dispatcher = createDispatcherFor(config, store, provider, app.log, deliveries);
+  const dispatcher = createDispatcherFor(
+    config,
+    store,
+    provider,
+    app.log,
+    deliveries,
+    dispatcherTimings,
+  );
   app.decorate('dispatcher', dispatcher);
   const intake = createIntake({
     deliveries,

@@ -92,6 +92,11 @@ export interface Config {
     sessionMaxMs: number;
     auditRetentionDays: number;
   };
+  /** docs/delivery.md, « Alerts »: the second channel, beside the agency's e-mail. */
+  alerts: {
+    webhookUrl: string | undefined;
+    webhookFormat: Env['ALERT_WEBHOOK_FORMAT'];
+  };
   /** Signed deliveries to the agency's tools (docs/webhooks.md). */
   webhooks: {
     urls: string[];
@@ -209,6 +214,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       sessionMaxMs: env.STAFF_SESSION_MAX_HOURS * 60 * 60 * 1000,
       auditRetentionDays: env.STAFF_AUDIT_RETENTION_DAYS,
     },
+    alerts: { webhookUrl: env.ALERT_WEBHOOK_URL, webhookFormat: env.ALERT_WEBHOOK_FORMAT },
     webhooks: {
       urls,
       key: webhookKey(env.WEBHOOK_SECRET, urls),

@@ -150,7 +150,7 @@ export async function deliveryStatus(config: Config, out: NodeJS.WritableStream)
   const summary = summarizeBacklog(lines, new Date());
   for (const line of lines) {
     out.write(
-      `${`${line.destination} (${line.provider})`.padEnd(36)}  en attente ${line.pending}  en reprise ${line.retrying}  abandonnées ${line.dead}\n`,
+      `${`${line.destination} (${line.provider})`.padEnd(36)}  en attente ${line.pending}  en reprise ${line.retrying}  abandonnées ${line.dead}  refusées ${line.refused}\n`,
     );
   }
   const age =
@@ -158,7 +158,7 @@ export async function deliveryStatus(config: Config, out: NodeJS.WritableStream)
       ? 'aucune demande en attente'
       : `plus ancienne demande non livrée : ${summary.oldestAgeSeconds} s`;
   out.write(
-    `Total : en attente ${summary.pending}, en reprise ${summary.retrying}, abandonnées ${summary.dead} ; ${age}.\n`,
+    `Total : en attente ${summary.pending}, en reprise ${summary.retrying}, abandonnées ${summary.dead}, refusées ${summary.refused} ; ${age}.\n`,
   );
   const counts = LEAD_STATUSES.map((status) => `${status} ${leads[status]}`).join(', ');
   out.write(`Demandes (leads list --status) : ${counts}.\n`);

@@ -19,8 +19,6 @@ import { previewMail } from './mail-commands.ts';
 import { PREVIEWS, type PreviewName } from '../mail/mail-previews.ts';
 import { addTeamMember } from './team-commands.ts';
 import { testWebhook } from './webhooks-commands.ts';
-import { previewMail } from './mail-commands.ts';
-import { PREVIEWS, type PreviewName } from '../mail/mail-previews.ts';
 
 export const program = new Command('leadgate').description(
   'Le site de l’agence et son API de demandes.',

@@ -222,6 +222,19 @@ export const EnvSchema = Type.Object({
       'Deadline of one webhook attempt (within `PROVIDER_TIMEOUT_MS`), then retried later',
   }),
 
+  ALERT_WEBHOOK_URL: Type.Optional(
+    url(
+      ['https', 'http'],
+      'Second channel for delivery alerts (docs/delivery.md): a Slack or Mattermost incoming webhook, or an ntfy topic; used even when e-mail fails',
+      { secret: true, examples: ['https://hooks.slack.com/services/T000/B000/XXXX'] },
+    ),
+  ),
+  ALERT_WEBHOOK_FORMAT: Type.Union([Type.Literal('json'), Type.Literal('text')], {
+    default: 'json',
+    description:
+      '`json`: POST `{"text": …}` (Slack, Mattermost); `text`: the alert as a plain-text body (ntfy)',
+  }),
+
   METRICS_TOKEN: Type.Optional(
     Type.String({
       minLength: 24,

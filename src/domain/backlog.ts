@@ -4,6 +4,8 @@ export interface BacklogSummary {
   pending: number;
   retrying: number;
   dead: number;
+  /** Steps refused for good (docs/delivery.md, « Steps and destinations »). */
+  refused: number;
   /** Seconds since the oldest lead with an unfinished step arrived; null when there is none. */
   oldestAgeSeconds: number | null;
 }
@@ -17,11 +19,15 @@ export function summarizeBacklog(lines: readonly BacklogLine[], now: Date): Back
     pending: sum(lines, 'pending'),
     retrying: sum(lines, 'retrying'),
     dead: sum(lines, 'dead'),
+    refused: sum(lines, 'refused'),
     oldestAgeSeconds:
       oldest.length > 0 ? Math.round((now.getTime() - Math.min(...oldest)) / 1000) : null,
   };
 }
 
-function sum(lines: readonly BacklogLine[], field: 'pending' | 'retrying' | 'dead'): number {
+function sum(
+  lines: readonly BacklogLine[],
+  field: 'pending' | 'retrying' | 'dead' | 'refused',
+): number {
   return lines.reduce((total, line) => total + line[field], 0);
 }

@@ -1,4 +1,4 @@
-import { UpstreamError } from './errors.ts';
+import { UnreachableError } from './errors.ts';
 
 /** Destinations receive an AbortSignal, but one that ignores it must not hold the caller past the deadline. */
 export async function withDeadline<T>(
@@ -9,7 +9,7 @@ export async function withDeadline<T>(
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const error = new UpstreamError(`no answer within ${ms} ms`);
+      const error = new UnreachableError(`no answer within ${ms} ms`);
       controller.abort(error);
       reject(error);
     }, ms);

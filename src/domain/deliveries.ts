@@ -51,6 +51,8 @@ export interface BacklogLine extends StepTarget {
   pending: number;
   retrying: number;
   dead: number;
+  /** Steps refused for good (an address the destination refuses): finished, but shown. */
+  refused: number;
   /** Arrival of the oldest lead with an unfinished step here. */
   oldestReceivedAt: Date | null;
 }

@@ -1,5 +1,4 @@
 import type { ClaimedStep, Deliveries, StepOutcome } from './deliveries.ts';
-import type { DispatcherDependencies } from './dispatcher.ts';
 import type { LeadLog } from './lead-log.ts';
 import { overriding } from './overriding.ts';
 
@@ -50,27 +49,4 @@ function logOutcome(log: LeadLog, attempt: number, outcome: StepOutcome): void {
       // Not an attempt: the rate budget had no slot in time.
       return log.info({ nextAttemptAt: outcome.nextAttemptAt }, 'delivery: step postponed');
   }
-}
-
-/** The agency's alert about dead steps, logged once per lead it lists (or fails to list). */
-export function loggedAlert(
-  alertAgency: DispatcherDependencies['alertAgency'],
-  log: LeadLog,
-): DispatcherDependencies['alertAgency'] {
-  return async (dead, signal) => {
-    try {
-      await alertAgency(dead, signal);
-    } catch (error) {
-      for (const step of dead) {
-        stepLog(log, step).error(
-          { err: error },
-          'delivery: the alert listing this dead step failed; it is listed again at the next check',
-        );
-      }
-      throw error;
-    }
-    for (const step of dead) {
-      stepLog(log, step).warn({}, 'delivery: dead step listed in an alert e-mail to the agency');
-    }
-  };
 }

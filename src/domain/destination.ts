@@ -31,6 +31,19 @@ export interface Destination {
    * while that step was still waiting (a provider's bad minute) would be put back on the list.
    */
   readonly after?: readonly string[];
+  /**
+   * The calls it shares its slots with (docs/delivery.md, « Each destination its own slots »): one
+   * provider's contact calls, its e-mails, one webhook URL. A lane that hangs holds only its own
+   * slots. Unset: the destination's name.
+   */
+  readonly lane?: string;
+  /** Deadline of one attempt (WEBHOOK_TIMEOUT_MS for a webhook); unset: PROVIDER_TIMEOUT_MS. */
+  readonly timeoutMs?: number;
+  /**
+   * It sends e-mail through the provider the agency's alert e-mails also take: when it fails, an
+   * alert goes by the other channel (ALERT_WEBHOOK_URL, docs/delivery.md, « Alerts »).
+   */
+  readonly sendsMail?: boolean;
   /** Whether this lead has this step (spec 1 and 6: only a contact request is confirmed to its sender). */
   appliesTo(lead: Lead): boolean;
   /**

@@ -1,9 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createAlertWatch } from './alert-watch.ts';
+import type { AgencyAlert, DeliveryAlerts } from './alerts.ts';
 import { withDeadline, describeError } from './deadline.ts';
 import type { ClaimedStep, Deliveries, StepOutcome } from './deliveries.ts';
 import { UNFINISHED_STEP_STATUSES } from './deliveries.ts';
 import { targetOf, type Destination, type StepTarget } from './destination.ts';
 import { DestinationGoneError, RefusedError } from './errors.ts';
+import { SILENT_LOG, type LeadLog } from './lead-log.ts';
 import { BudgetExhaustedError } from './rate-budget.ts';
 import { afterFailure, type RetryPolicy } from './retry-policy.ts';
 import { planUnplannedLeads } from './unplanned-leads.ts';
@@ -11,13 +14,24 @@ import { planUnplannedLeads } from './unplanned-leads.ts';
 export interface DispatcherDependencies {
   deliveries: Deliveries;
   destinations: readonly Destination[];
-  /** Sends the agency one e-mail listing these `dead` steps (never one per attempt). */
-  alertAgency(dead: readonly ClaimedStep[], signal: AbortSignal): Promise<void>;
+  /** docs/delivery.md, « Alerts »: the causes open now, shared by every node. */
+  alerts: DeliveryAlerts;
+  /** Tells the agency about an alert (one per cause, or one per batch of dead steps). */
+  announce(alert: AgencyAlert, signal: AbortSignal): Promise<void>;
   policy: RetryPolicy;
-  /** PROVIDER_TIMEOUT_MS: bound on one step, budget wait included. */
+  /** PROVIDER_TIMEOUT_MS: bound on one step, budget wait included, unless its destination sets its own. */
   timeoutMs: number;
-  /** Steps in flight at once in the background loop (DELIVERY_CONCURRENCY). */
+  /**
+   * Steps in flight at once in the background loop (DELIVERY_CONCURRENCY), shared by every
+   * destination; each destination's lane also holds at most this many (docs/delivery.md, « Each
+   * destination its own slots »).
+   */
   concurrency: number;
+  /**
+   * A step in flight longer than this leaves the shared slots (it still holds its lane's): a
+   * destination that hangs never holds back the others.
+   */
+  slowStepMs?: number;
   /**
    * Steps in flight at once while leads keep arriving (one accepted within `arrivalQuietMs`): the
    * loop shares the event loop with the people waiting for an answer, who come first.
@@ -26,14 +40,33 @@ export interface DispatcherDependencies {
   arrivalQuietMs?: number;
   /** How often an idle loop looks for due steps that another node accepted. */
   pollMs?: number;
-  /** How often the loop looks for new `dead` steps to alert about. */
+  /** How often the loop announces new alerts, recoveries and `dead` steps. */
   alertCheckMs?: number;
+  /** A failure that names no setting opens an alert once one step failed this many times. */
+  alertAfterAttempts?: number;
+  /** The log repeats that an alert could not be sent at most this often, per cause. */
+  alertLogRepeatMs?: number;
+  log?: LeadLog;
   /** How often the loop looks for leads without steps (src/domain/unplanned-leads.ts). */
   planCheckMs?: number;
   now?: () => Date;
   random?: () => number;
   onError?: (error: unknown) => void;
 }
+
+/** The loop's intervals and thresholds, injectable so tests drive rounds instead of waiting. */
+export type DispatcherTimings = Partial<
+  Pick<
+    DispatcherDependencies,
+    | 'pollMs'
+    | 'alertCheckMs'
+    | 'planCheckMs'
+    | 'arrivalQuietMs'
+    | 'slowStepMs'
+    | 'alertAfterAttempts'
+    | 'alertLogRepeatMs'
+  >
+>;
 
 /** How one attempt ended; `error` is what the destination threw, for sync mode's answer. */
 export interface StepRun {
@@ -54,25 +87,46 @@ const keyOf = (target: StepTarget) => `${target.provider}\u0000${target.destinat
 export function createDispatcher({
   deliveries,
   destinations,
-  alertAgency,
+  alerts,
+  announce,
   policy,
   timeoutMs,
   concurrency,
   busyConcurrency = Math.min(concurrency, 4),
+  slowStepMs = 500,
   arrivalQuietMs = 1000,
   pollMs = 1000,
   alertCheckMs = 5000,
+  alertAfterAttempts = 3,
+  alertLogRepeatMs = 3_600_000,
   planCheckMs = 60_000,
   now = () => new Date(),
   random = Math.random,
   onError = () => {},
+  log = SILENT_LOG,
 }: DispatcherDependencies) {
   const byTarget = new Map(destinations.map((d) => [keyOf(targetOf(d)), d]));
   const position = new Map(destinations.map((d, index) => [keyOf(targetOf(d)), index]));
   const targets = destinations.map(targetOf);
-  const leaseMs = timeoutMs + 30_000;
+  const deadlineOf = (destination: Destination) => destination.timeoutMs ?? timeoutMs;
+  const leaseMs = Math.max(timeoutMs, ...destinations.map(deadlineOf)) + 30_000;
+  const lanes = lanesOf(destinations);
+  let nextLane = 0;
   let lastArrival = -Infinity;
-  const inFlight = new Set<Promise<unknown>>();
+  /** Each step in flight, with its lane and when it started (performance.now()). */
+  const inFlight = new Map<Promise<unknown>, { lane: string; startedAt: number }>();
+  const sendsMail = new Set(destinations.filter((d) => d.sendsMail).map((d) => d.name));
+  const watch = createAlertWatch({
+    alerts,
+    deliveries,
+    announce,
+    sendsMail: (destination) => sendsMail.has(destination),
+    log,
+    timeoutMs,
+    alertAfterAttempts,
+    logRepeatMs: alertLogRepeatMs,
+    now,
+  });
   let running: Promise<void> | undefined;
   let stopping = false;
   let woken = false;
@@ -95,16 +149,24 @@ export function createDispatcher({
     return afterFailure(policy, failure, now(), random);
   }
 
-  async function run(step: ClaimedStep, ms = timeoutMs): Promise<StepRun> {
+  async function run(step: ClaimedStep, ms?: number): Promise<StepRun> {
     const destination = byTarget.get(keyOf(step))!;
+    const deadline = Math.min(ms ?? Infinity, deadlineOf(destination));
     let result: StepRun;
     try {
-      const detail = await withDeadline(ms, (signal) => destination.deliver(step.lead, signal));
+      const detail = await withDeadline(deadline, (signal) =>
+        destination.deliver(step.lead, signal),
+      );
       result = { step, outcome: { status: 'done', detail } };
     } catch (error) {
       result = { step, outcome: outcomeOf(step, error), error };
     }
     await deliveries.settle(step, result.outcome, now());
+    try {
+      await watch.observe(step, result.outcome, result.error);
+    } catch (error) {
+      onError(error);
+    }
     return result;
   }
 
@@ -114,17 +176,36 @@ export function createDispatcher({
     return deliveries.claim({ targets: among, now: at, leaseUntil, limit, leadId });
   }
 
-  async function alertIfDead(): Promise<void> {
+  async function checkAlerts(): Promise<void> {
     if (Date.now() - lastAlertCheck < alertCheckMs) return;
     lastAlertCheck = Date.now();
-    const dead = await deliveries.takeDeadForAlert(now());
-    if (dead.length === 0) return;
-    try {
-      await withDeadline(timeoutMs, (signal) => alertAgency(dead, signal));
-    } catch (error) {
-      await deliveries.unmarkAlerted(dead);
-      throw error;
+    await watch.check();
+  }
+
+  /**
+   * docs/delivery.md, « Each destination its own slots »: the shared slots count the steps that
+   * are not slow; each lane holds at most `concurrency` of its own. Lanes take turns at the claim.
+   */
+  async function claimByLane(limit: number): Promise<ClaimedStep[]> {
+    const at = performance.now();
+    const perLane = new Map<string, number>();
+    let shared = 0;
+    for (const { lane, startedAt } of inFlight.values()) {
+      perLane.set(lane, (perLane.get(lane) ?? 0) + 1);
+      if (at - startedAt < slowStepMs) shared += 1;
     }
+    if (limit - shared < Math.ceil(limit / 2)) return [];
+    const claimed: ClaimedStep[] = [];
+    const start = nextLane++ % lanes.length;
+    for (let turn = 0; turn < lanes.length && shared < limit; turn += 1) {
+      const { lane, targets: among } = lanes[(start + turn) % lanes.length]!;
+      const free = Math.min(concurrency - (perLane.get(lane) ?? 0), limit - shared);
+      if (free <= 0) continue;
+      const taken = await claim(free, undefined, among);
+      shared += taken.length;
+      claimed.push(...taken);
+    }
+    return claimed;
   }
 
   async function planIfUnplanned(): Promise<void> {
@@ -138,13 +219,18 @@ export function createDispatcher({
     wakeUp?.();
   }
 
+  /** Until woken, the next poll, or the moment the oldest step in flight turns slow. */
   async function idle(): Promise<void> {
     if (woken || stopping) {
       woken = false;
       return;
     }
+    const at = performance.now();
+    const turnsSlow = [...inFlight.values()]
+      .map(({ startedAt }) => startedAt + slowStepMs - at)
+      .filter((ms) => ms > 0);
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, pollMs);
+      const timer = setTimeout(resolve, Math.min(pollMs, ...turnsSlow.map(Math.ceil)));
       wakeUp = () => {
         clearTimeout(timer);
         resolve();
@@ -158,14 +244,17 @@ export function createDispatcher({
     while (!stopping) {
       try {
         await planIfUnplanned();
-        await alertIfDead();
+        try {
+          await checkAlerts();
+        } catch (error) {
+          onError(error);
+        }
         // docs/performance.md, "Delivery path": fewer steps at once while leads arrive. A claim is
         // a write transaction of its own: the loop waits until half the slots are free and fills
         // them at once, rather than claiming one step each time one ends.
         const limit =
           performance.now() - lastArrival < arrivalQuietMs ? busyConcurrency : concurrency;
-        const free = limit - inFlight.size;
-        const claimed = free >= Math.ceil(limit / 2) ? await claim(free) : [];
+        const claimed = await claimByLane(limit);
         for (const step of claimed) {
           const running = run(step)
             .catch(onError)
@@ -173,15 +262,18 @@ export function createDispatcher({
               inFlight.delete(running);
               wakeLoop();
             });
-          inFlight.add(running);
+          inFlight.set(running, {
+            lane: laneOf(byTarget.get(keyOf(step))!),
+            startedAt: performance.now(),
+          });
         }
-        if (claimed.length === 0 || inFlight.size >= limit) await idle();
+        if (claimed.length === 0) await idle();
       } catch (error) {
         onError(error);
         await idle();
       }
     }
-    await Promise.allSettled(inFlight);
+    await Promise.allSettled(inFlight.keys());
   }
 
   return {
@@ -245,3 +337,14 @@ export function createDispatcher({
 }
 
 export type Dispatcher = ReturnType<typeof createDispatcher>;
+
+const laneOf = (destination: Destination) => destination.lane ?? destination.name;
+
+function lanesOf(destinations: readonly Destination[]) {
+  const lanes = new Map<string, StepTarget[]>();
+  for (const destination of destinations) {
+    const lane = laneOf(destination);
+    lanes.set(lane, [...(lanes.get(lane) ?? []), targetOf(destination)]);
+  }
+  return [...lanes].map(([lane, targets]) => ({ lane, targets }));
+}

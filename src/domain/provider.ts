@@ -1,4 +1,4 @@
-import type { ClaimedStep } from './deliveries.ts';
+import type { AgencyAlert } from './alerts.ts';
 import type { Destination } from './destination.ts';
 
 /**
@@ -9,8 +9,11 @@ import type { Destination } from './destination.ts';
 export interface Provider {
   readonly name: string;
   readonly destinations: readonly Destination[];
-  /** Sends the agency one e-mail listing steps given up (`dead`), so nobody waits on a lost lead. */
-  alertAgency(dead: readonly ClaimedStep[], signal: AbortSignal): Promise<void>;
+  /**
+   * Tells the agency about a delivery alert (docs/delivery.md, « Alerts »): by e-mail, and through
+   * ALERT_WEBHOOK_URL when set (the only channel tried when `alert.mailPathFailing` and it is set).
+   */
+  alertAgency(alert: AgencyAlert, signal: AbortSignal): Promise<void>;
   /**
    * Erases what the provider keeps about an address (RGPD art. 17, docs/consent.md), its contact or
    * the messages of these leads; resolves with a sentence for the operator that does not repeat the

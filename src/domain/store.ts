@@ -1,6 +1,7 @@
 import type { SpamReason } from './spam-reason.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
 import type { Lead } from './lead.ts';
+import type { DeliveryAlerts } from './alerts.ts';
 import type { ConfirmationSends } from './confirmation-cap.ts';
 import type { Deliveries } from './deliveries.ts';
 import type { IdempotencyKeys } from './idempotency-keys.ts';
@@ -36,6 +37,11 @@ export interface Store {
   find(id: string): Promise<JournalEntry | undefined>;
   /** Leads accepted with their steps, and the steps' delivery (docs/delivery.md). */
   readonly deliveries: Deliveries;
+  /**
+   * docs/delivery.md, « Alerts »: the delivery alerts open now, one per cause (the workspace's banner
+   * and dashboard read `open()`).
+   */
+  readonly alerts: DeliveryAlerts;
   /** Provider rate budgets shared by every node on the database. */
   readonly budgets: RateBudgets;
   /** docs/reliability.md: Idempotency-Keys and body fingerprints, swept once expired. */

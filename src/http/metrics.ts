@@ -66,6 +66,14 @@ export function createMetrics(deliveries: Pick<Deliveries, 'backlog'>) {
     },
   });
   new Gauge({
+    name: 'leadgate_refused_steps',
+    help: 'Delivery steps refused for good (an address the destination refuses), in the whole journal',
+    registers,
+    async collect() {
+      this.set((await backlog()).refused);
+    },
+  });
+  new Gauge({
     name: 'leadgate_backlog_oldest_age_seconds',
     help: 'Age of the oldest lead with a step not done yet; 0 when none',
     registers,

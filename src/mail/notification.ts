@@ -57,12 +57,7 @@ export function agencyNotification(
 ): MailMessage {
   const { identity, siteUrl } = settings;
   // docs/reliability.md: the caps on e-mails to unverified addresses held the confirmation back.
-  const notes = [
-    lead.confirmationHeldBack
-      ? 'Aucun e-mail n’a été envoyé à cette adresse : trop de demandes récentes pour cette boîte ou ce domaine.'
-      : '',
-    repeatLine(history),
-  ].filter(Boolean);
+  const repeat = repeatLine(history);
   const who = fullName(lead, kind);
   const address = emailOf(lead, kind);
   const { consent } = lead;
@@ -92,7 +87,6 @@ export function agencyNotification(
           },
         ]
       : []),
-    ...notes.map((text) => ({ kind: 'paragraph' as const, text })),
     {
       kind: 'button',
       label: 'Ouvrir la demande dans l’espace équipe',

@@ -16,6 +16,8 @@ export class BrevoError extends Error {
   readonly code?: string;
   /** Brevo's `metadata`, e.g. `{duplicate_identifiers: ['email']}` on newer accounts. */
   readonly metadata?: Record<string, unknown>;
+  /** Brevo's own `message` (« Attribute SERVICE not found »), one bounded line. */
+  readonly reason?: string;
 
   constructor(
     message: string,
@@ -23,6 +25,7 @@ export class BrevoError extends Error {
       status?: number;
       code?: string;
       metadata?: Record<string, unknown>;
+      reason?: string;
       cause?: unknown;
     } = {},
   ) {
@@ -30,6 +33,7 @@ export class BrevoError extends Error {
     this.status = details.status;
     this.code = details.code;
     this.metadata = details.metadata;
+    this.reason = details.reason;
   }
 }
 
@@ -56,9 +60,14 @@ export type BrevoClient = (
   path: string,
   payload: unknown,
   signal: AbortSignal,
-  /** POST unless said otherwise; a DELETE (erasure, docs/consent.md) sends no body. */
-  method?: 'POST' | 'DELETE',
+  /**
+   * POST unless said otherwise; a DELETE (erasure, docs/consent.md) and a GET (`leadgate config
+   * check`, docs/brevo.md) send no body.
+   */
+  method?: Method,
 ) => Promise<BrevoAnswer>;
+
+type Method = 'POST' | 'DELETE' | 'GET';
 
 const SNIPPET_LENGTH = 300;
 // eslint-disable-next-line no-control-regex
@@ -73,7 +82,7 @@ export function createBrevoClient({
   fetch: fetchImpl = fetch,
 }: BrevoClientOptions): BrevoClient {
   async function attempt(
-    method: 'POST' | 'DELETE',
+    method: Method,
     path: string,
     payload: unknown,
     deadline: AbortSignal,
@@ -117,6 +126,7 @@ export function createBrevoClient({
       status: response.status,
       code,
       metadata,
+      reason: message,
     });
   }
 

@@ -1,12 +1,18 @@
 import type { Config } from '../config.ts';
-import type { ClaimedStep } from '../domain/deliveries.ts';
+import type { AgencyAlert } from '../domain/alerts.ts';
 import type { Destination } from '../domain/destination.ts';
-import { RefusedError, UpstreamError } from '../domain/errors.ts';
+import {
+  MisconfiguredError,
+  RefusedError,
+  UnreachableError,
+  UpstreamError,
+} from '../domain/errors.ts';
 import type { Provider } from '../domain/provider.ts';
 import { BudgetExhaustedError, type RateBudgets } from '../domain/rate-budget.ts';
 import { emailOf } from '../domain/lead.ts';
 import { senderOf } from '../mail/mail-message.ts';
 import { isNewsletterSubscription } from '../domain/newsletter.ts';
+import { classifyBrevoError } from './brevo-answers.ts';
 import { BrevoError, createBrevoClient, type BrevoClient } from './brevo-client.ts';
 import { contactPayload, removeFromList, saveContact, type BrevoLists } from './brevo-contact.ts';
 import { emailPayload, sendEmail } from './brevo-email.ts';
@@ -14,7 +20,7 @@ import { createCallBudget } from './call-budget.ts';
 import { redisRateBudgets } from './redis-rate-budgets.ts';
 import {
   mailDestinations,
-  sendDeadLetterAlert,
+  sendAlertEmail,
   type ProviderMailSettings,
   type SendMail,
 } from './mail-destinations.ts';
@@ -30,9 +36,10 @@ export interface BrevoProviderOptions {
 /**
  * MAIL_PROVIDER=brevo (docs/brevo.md): the contact goes to Brevo's CRM (`crm-contact`; a known
  * contact is only added to the list), the e-mails of src/mail go out through `/smtp/email`; each is
- * a step of its own (docs/delivery.md). A 400 other than a
- * duplicate is a refusal for good (RefusedError); anything else leaves as UpstreamError whose cause
- * says what Brevo answered, to be retried.
+ * a step of its own (docs/delivery.md). What Brevo answered decides the step (brevo-answers.ts): a
+ * refusal of this one address is RefusedError; the account or a setting (an attribute, a list, the
+ * sender) is MisconfiguredError, retried and alerted once; the rest is UpstreamError, retried.
+ * Each error's cause says what Brevo answered.
  */
 export class BrevoProvider implements Provider {
   readonly name = 'brevo';
@@ -45,6 +52,7 @@ export class BrevoProvider implements Provider {
     const crm: Destination = {
       name: 'crm-contact',
       provider: this.name,
+      lane: 'brevo:contacts',
       // It puts a subscription on the newsletter list: under double opt-in, once confirmed.
       optIn: 'awaits',
       appliesTo: () => true,
@@ -58,6 +66,7 @@ export class BrevoProvider implements Provider {
     const unsubscribe: Destination = {
       name: 'newsletter-unsubscribe',
       provider: this.name,
+      lane: 'brevo:contacts',
       optIn: 'withdraws',
       after: [crm.name],
       appliesTo: isNewsletterSubscription,
@@ -69,8 +78,8 @@ export class BrevoProvider implements Provider {
     this.destinations = [crm, unsubscribe, ...mailDestinations(this.name, options.mail, this.send)];
   }
 
-  alertAgency(dead: readonly ClaimedStep[], signal: AbortSignal): Promise<void> {
-    return sendDeadLetterAlert(this.send, this.options.mail, dead, signal);
+  alertAgency(alert: AgencyAlert, signal: AbortSignal): Promise<void> {
+    return sendAlertEmail(this.send, this.options.mail, alert, signal);
   }
 
   /** Brevo's `DELETE /contacts/{identifier}` (the address, URL-encoded); 404 means already gone. */
@@ -95,9 +104,17 @@ export class BrevoProvider implements Provider {
       sender: senderOf(this.options.mail),
       confirmationTemplateId: this.options.confirmationTemplateId,
     });
-    return this.step(`could not send the ${message.role} e-mail`, () =>
-      sendEmail(this.post, payload, signal),
-    );
+    return this.step(`could not send the ${message.role} e-mail`, async () => {
+      try {
+        return await sendEmail(this.post, payload, signal);
+      } catch (error) {
+        // The agency's notification replies to the visitor: Brevo refusing that address must not
+        // keep the lead from the agency, which still reads it in the body (docs/brevo.md).
+        if (!(payload.replyTo && isReplyToRefusal(error))) throw error;
+        const withoutReplyTo = { ...payload, replyTo: undefined };
+        return `${await sendEmail(this.post, withoutReplyTo, signal)} (sans Reply-To : adresse refusée par Brevo)`;
+      }
+    });
   };
 
   private async step<T>(failure: string, call: () => Promise<T>): Promise<T> {
@@ -105,11 +122,30 @@ export class BrevoProvider implements Provider {
       return await call();
     } catch (error) {
       if (error instanceof BudgetExhaustedError) throw error;
-      const refused = error instanceof BrevoError && error.status === 400;
-      const Failure = refused ? RefusedError : UpstreamError;
-      throw new Failure(`Brevo ${failure}`, { cause: error });
+      if (!(error instanceof BrevoError))
+        throw new UpstreamError(`Brevo ${failure}`, { cause: error });
+      const { lists, confirmationTemplateId } = this.options;
+      const meaning = classifyBrevoError(error, lists, confirmationTemplateId);
+      if (meaning.verdict === 'refused')
+        throw new RefusedError(`Brevo ${failure}`, { cause: error });
+      if (meaning.verdict === 'transient') {
+        const Failure = error.status === undefined ? UnreachableError : UpstreamError;
+        throw new Failure(`Brevo ${failure}`, { cause: error });
+      }
+      const said = `${error.status} ${error.code ?? ''}: ${error.reason ?? error.message}`;
+      throw new MisconfiguredError(
+        `Brevo ${failure}`,
+        { cause: meaning.cause, fix: meaning.fix, said },
+        { cause: error },
+      );
     }
   }
+}
+
+function isReplyToRefusal(error: unknown): boolean {
+  return (
+    error instanceof BrevoError && error.status === 400 && /reply-?to/i.test(error.reason ?? '')
+  );
 }
 
 /** Brevo limits `/contacts` to about 10 calls a second per account; e-mails draw on their own budget. */

@@ -4,6 +4,7 @@ import { createNewsletterLinks } from '../domain/newsletter-links.ts';
 import type { Provider } from '../domain/provider.ts';
 import type { MailIdentity } from '../mail/mail-identity.ts';
 import type { Store } from '../domain/store.ts';
+import { withAlertWebhook } from './alert-webhook.ts';
 import { createBrevoProvider } from './brevo-provider.ts';
 import { createOutboxProvider } from './outbox-provider.ts';
 import { createSmtpProvider } from './smtp-provider.ts';
@@ -13,16 +14,20 @@ import { withWebhookDestinations } from './webhook-destinations.ts';
  * The only place that branches on MAIL_PROVIDER. Called at start: a setting the provider cannot work
  * without stops the start with one line naming it, instead of a 500 on every lead. `journal.budgets` holds
  * the provider account's rate budget, shared by every node (docs/delivery.md). The destinations are
- * the provider's, then one per WEBHOOK_URLS entry (docs/webhooks.md). The journal also holds the key
- * that signs the newsletter's links in its e-mails (docs/consent.md). `identity` is the agency's, as
- * the e-mails speak it (site/mail-identity.ts builds it; src/mail cannot import site/).
+ * the provider's, then one per WEBHOOK_URLS entry (docs/webhooks.md); alerts also go to
+ * ALERT_WEBHOOK_URL (docs/delivery.md, « Alerts »). The journal also holds the key that signs the
+ * newsletter's links in its e-mails (docs/consent.md). `identity` is the agency's, as the e-mails
+ * speak it (site/mail-identity.ts builds it; src/mail cannot import site/).
  */
 export function createProvider(
   config: Config,
   journal: ProviderJournal,
   identity: MailIdentity,
 ): Provider {
-  return withWebhookDestinations(mailProvider(config, journal, identity), config);
+  return withAlertWebhook(
+    withWebhookDestinations(mailProvider(config, journal, identity), config),
+    config,
+  );
 }
 
 /** What a provider keeps in the journal database: its rate budgets, the links' signing key. */

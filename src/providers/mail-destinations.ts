@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { ClaimedStep } from '../domain/deliveries.ts';
+import type { AgencyAlert } from '../domain/alerts.ts';
 import { CONFIRMATION_DESTINATION, type Destination } from '../domain/destination.ts';
-import { RefusedError, UpstreamError } from '../domain/errors.ts';
+import { MisconfiguredError, RefusedError } from '../domain/errors.ts';
 import { isNewsletterSubscription } from '../domain/newsletter.ts';
 import type { NewsletterLinks } from '../domain/newsletter-links.ts';
 import type { NewsletterJournal } from '../domain/newsletter.ts';
@@ -9,7 +9,7 @@ import { leadKindOf } from '../schemas/lead-kinds.ts';
 import { emailOf } from '../domain/lead.ts';
 import { confirmationEmail } from '../mail/confirmation.ts';
 import { doubleOptInEmail } from '../mail/double-opt-in.ts';
-import { deadLetterAlert } from '../mail/dead-letter-alert.ts';
+import { alertEmail } from '../mail/dead-letter-alert.ts';
 import type { MailMessage, MailSettings } from '../mail/mail-message.ts';
 import { agencyNotification } from '../mail/notification.ts';
 
@@ -44,16 +44,18 @@ export function mailDestinations(
   send: SendMail,
 ): Destination[] {
   const { links } = settings;
+  // docs/delivery.md, « Each destination its own slots »: the provider's e-mails share one lane.
+  const mail = { provider, lane: `${provider}:email`, sendsMail: true } as const;
   return [
     {
       name: CONFIRMATION_DESTINATION,
-      provider,
+      ...mail,
       appliesTo: (lead) => leadKindOf(lead.kind).confirmsToSender,
       deliver: (lead, signal) => send(confirmationEmail(lead, settings), lead, signal),
     },
     {
       name: 'double-opt-in-email',
-      provider,
+      ...mail,
       optIn: 'asks',
       appliesTo: isNewsletterSubscription,
       deliver: async (lead, signal) => {
@@ -66,7 +68,7 @@ export function mailDestinations(
     },
     {
       name: 'agency-notification',
-      provider,
+      ...mail,
       appliesTo: () => true,
       deliver: async (lead, signal) => {
         const earlier =
@@ -81,25 +83,37 @@ export function mailDestinations(
           );
         } catch (error) {
           // Only a visitor's address may be refused for good: the agency's own address refused is a
-          // setting to fix (AGENCY_EMAIL), so the notification waits for it, then goes dead and alerts.
+          // setting to fix (AGENCY_EMAIL), so the notification waits for it and the agency is alerted.
           if (!(error instanceof RefusedError)) throw error;
-          throw new UpstreamError(`the agency address was refused: ${error.message}`, {
-            cause: error,
-          });
+          throw new MisconfiguredError(
+            'the agency notification was refused',
+            {
+              cause: `${provider}:agency-email`,
+              fix: `AGENCY_EMAIL : ${provider} refuse cette adresse (à vérifier, ou une autre à choisir)`,
+              said: saidBy(error),
+            },
+            { cause: error },
+          );
         }
       },
     },
   ];
 }
 
-/** The dead-letter alert through the same `send`; its ref is derived from the steps it lists. */
-export async function sendDeadLetterAlert(
+/** A delivery alert through the same `send`; its ref derives from the alert's id. */
+export async function sendAlertEmail(
   send: SendMail,
   settings: MailSettings,
-  dead: readonly ClaimedStep[],
+  alert: AgencyAlert,
   signal: AbortSignal,
 ): Promise<void> {
-  const names = dead.map((step) => `${step.leadId}/${step.destination}`).sort();
-  const id = `alert-${createHash('sha256').update(names.join('\n')).digest('hex').slice(0, 32)}`;
-  await send(deadLetterAlert(dead, settings), { id, receivedAt: new Date() }, signal);
+  const id = `alert-${createHash('sha256').update(alert.id).digest('hex').slice(0, 32)}`;
+  await send(alertEmail(alert, settings), { id, receivedAt: new Date() }, signal);
+}
+
+/** The innermost provider's words behind an error (`550 5.1.1 …`, `400 invalid_parameter: …`). */
+export function saidBy(error: Error): string {
+  let current: unknown = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  return (current as Error).message;
 }

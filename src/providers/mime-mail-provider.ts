@@ -1,11 +1,11 @@
-import type { ClaimedStep } from '../domain/deliveries.ts';
+import type { AgencyAlert } from '../domain/alerts.ts';
 import type { Destination } from '../domain/destination.ts';
 import type { Provider } from '../domain/provider.ts';
 import { senderOf, type MailMessage } from '../mail/mail-message.ts';
 import { composeMime } from '../mail/mime-message.ts';
 import {
   mailDestinations,
-  sendDeadLetterAlert,
+  sendAlertEmail,
   type ProviderMailSettings,
   type SendMail,
 } from './mail-destinations.ts';
@@ -51,8 +51,8 @@ export class MimeMailProvider implements Provider {
     return `${this.name} : ${files} message(s) conservé(s) supprimé(s).`;
   }
 
-  alertAgency(dead: readonly ClaimedStep[], signal: AbortSignal): Promise<void> {
-    return sendDeadLetterAlert(this.send, this.settings, dead, signal);
+  alertAgency(alert: AgencyAlert, signal: AbortSignal): Promise<void> {
+    return sendAlertEmail(this.send, this.settings, alert, signal);
   }
 
   /** The Message-ID derives from the ref and role: a replay sends the same message again. */

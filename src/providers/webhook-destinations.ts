@@ -22,7 +22,7 @@ export function withWebhookDestinations(provider: Provider, config: Config): Pro
     }
   });
   const sender = createWebhookSender({ key, timeoutMs, allowPrivate });
-  const webhooks = urls.map((href) => createWebhookDestination(new URL(href), sender));
+  const webhooks = urls.map((href) => createWebhookDestination(new URL(href), sender, timeoutMs));
   return {
     name: provider.name,
     destinations: [...provider.destinations, ...webhooks],

@@ -1,4 +1,4 @@
-import { ConfigurationError, UpstreamError } from '../domain/errors.ts';
+import { ConfigurationError, UnreachableError } from '../domain/errors.ts';
 import {
   isPublicAddress,
   literalAddressOf,
@@ -77,7 +77,7 @@ export function createWebhookSender({
         const refusal = causes(error).find((cause) => cause instanceof PrivateDestinationError);
         if (refusal) throw new ConfigurationError(refusal.message, { cause: error });
         const reason = deadline.aborted ? `no answer within ${timeoutMs} ms` : 'request failed';
-        throw new UpstreamError(`webhook ${url.host}: ${reason}`, { cause: error });
+        throw new UnreachableError(`webhook ${url.host}: ${reason}`, { cause: error });
       }
     },
     close: async () => (await client).agent.close(),

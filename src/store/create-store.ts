@@ -84,7 +84,7 @@ export async function createStore(settings: StoreSettings): Promise<Store> {
     await db.destroy();
     throw error;
   }
-  return new SqlStore(db, writes(settings.secrets ?? []));
+  return new SqlStore(db, writes(settings.secrets ?? []), settings.secrets ?? []);
 }
 
 interface Opened {

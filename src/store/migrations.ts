@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { staffMigration } from './staff-migration.ts';
 
 /*
@@ -184,6 +184,29 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .columns(['domain', 'sent_at'])
         .execute();
       await db.schema.alterTable('leads').addColumn('spam_reason', 'text').execute();
+    },
+  },
+  // docs/delivery.md, « Alerts »: one row per open cause, and a lead whose step was refused for
+  // good is `refused`, no longer `delivered` (« Lead status »).
+  '2026-11-26-200-delivery-alerts': {
+    async up(db) {
+      await db.schema
+        .createTable('delivery_alerts')
+        .addColumn('key', 'text', (col) => col.primaryKey())
+        .addColumn('destination', 'text', (col) => col.notNull())
+        .addColumn('provider', 'text', (col) => col.notNull())
+        .addColumn('fix', 'text', (col) => col.notNull())
+        .addColumn('said', 'text', (col) => col.notNull())
+        .addColumn('since', 'text', (col) => col.notNull())
+        .addColumn('last_at', 'text', (col) => col.notNull())
+        .addColumn('count', 'integer', (col) => col.notNull())
+        .addColumn('announced_at', 'text')
+        .addColumn('healed_at', 'text')
+        .addColumn('closing_at', 'text')
+        .execute();
+      await sql`update leads set status = 'refused' where status = 'delivered' and exists (
+        select 1 from delivery_steps where delivery_steps.lead_id = leads.id
+        and delivery_steps.status = 'refused')`.execute(db);
     },
   },
   // The agency's team and its audit trail (docs/workspace.md).

@@ -116,7 +116,7 @@ export class SqlDeliveries implements Deliveries {
         eb.fn.countAll<number | string>().as('count'),
         eb.fn.min('received_at').as('oldest'),
       ])
-      .where('status', 'in', [...UNFINISHED_STEP_STATUSES])
+      .where('status', 'in', [...UNFINISHED_STEP_STATUSES, 'refused'])
       .groupBy(['provider', 'destination', 'status'])
       .execute();
     const lines = new Map<string, BacklogLine>();
@@ -128,12 +128,14 @@ export class SqlDeliveries implements Deliveries {
         pending: 0,
         retrying: 0,
         dead: 0,
+        refused: 0,
         oldestReceivedAt: null,
       };
-      line[row.status as 'pending' | 'retrying' | 'dead'] = Number(row.count);
+      line[row.status as 'pending' | 'retrying' | 'dead' | 'refused'] = Number(row.count);
+      lines.set(key, line);
+      if (row.status === 'refused') continue;
       const oldest = new Date(String(row.oldest));
       if (!line.oldestReceivedAt || oldest < line.oldestReceivedAt) line.oldestReceivedAt = oldest;
-      lines.set(key, line);
     }
     return [...lines.values()].sort((a, b) =>
       `${a.provider} ${a.destination}`.localeCompare(`${b.provider} ${b.destination}`),

@@ -6,6 +6,7 @@ import type { LeadKind } from '../schemas/lead-kinds.ts';
 import { leadOf } from './lead-rows.ts';
 import { SqlConfirmationSends } from './sql-confirmation-sends.ts';
 import { SqlDeliveries } from './sql-deliveries.ts';
+import { SqlDeliveryAlerts } from './sql-delivery-alerts.ts';
 import { SqlNewsletter } from './sql-newsletter.ts';
 import { SqlPeople } from './sql-people.ts';
 import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
@@ -27,10 +28,13 @@ export class SqlStore implements Store {
   readonly people: SqlPeople;
   readonly newsletter: SqlNewsletter;
   readonly staff: SqlStaff;
+  readonly alerts: SqlDeliveryAlerts;
 
   constructor(
     private readonly db: Kysely<Database>,
     writes: JournalWrites,
+    /** Configured keys and passwords a provider's words may quote (docs/delivery.md, « Alerts »). */
+    secrets: readonly string[] = [],
   ) {
     this.deliveries = new SqlDeliveries(db, writes);
     this.budgets = new SqlRateBudgets(db);
@@ -39,6 +43,7 @@ export class SqlStore implements Store {
     this.people = new SqlPeople(db, toEntry, (tables) => writes.afterErasure(tables));
     this.newsletter = new SqlNewsletter(db);
     this.staff = new SqlStaff(db);
+    this.alerts = new SqlDeliveryAlerts(db, secrets);
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {

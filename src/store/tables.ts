@@ -171,6 +171,24 @@ export interface StaffAuditTable {
   detail: string | null;
 }
 
+/** docs/delivery.md, « Alerts »: the delivery alerts open now (or healed, their note not sent yet). */
+export interface DeliveryAlertsTable {
+  key: string;
+  destination: string;
+  provider: string;
+  fix: string;
+  said: string;
+  since: string;
+  last_at: string;
+  count: number;
+  /** When the agency was told; null while not yet. */
+  announced_at: string | null;
+  /** When a step of its destination went through again; null while open. */
+  healed_at: string | null;
+  /** When a node took its recovery note to send; null otherwise. */
+  closing_at: string | null;
+}
+
 export interface Database {
   leads: LeadsTable;
   known_addresses: KnownAddressesTable;
@@ -189,4 +207,5 @@ export interface Database {
   staff_recovery_codes: StaffRecoveryCodesTable;
   staff_sign_in_failures: StaffSignInFailuresTable;
   staff_audit: StaffAuditTable;
+  delivery_alerts: DeliveryAlertsTable;
 }

@@ -1,8 +1,12 @@
 import type { Config } from '../config.ts';
 import { withConfirmationCap, withHeldBackFlag } from '../domain/confirmation-cap.ts';
-import { loggedAlert, loggedDeliveries } from '../domain/delivery-log.ts';
+import { loggedDeliveries } from '../domain/delivery-log.ts';
 import { CONFIRMATION_DESTINATION, type Destination } from '../domain/destination.ts';
-import { createDispatcher, type Dispatcher } from '../domain/dispatcher.ts';
+import {
+  createDispatcher,
+  type Dispatcher,
+  type DispatcherTimings,
+} from '../domain/dispatcher.ts';
 import type { LeadLog } from '../domain/lead-log.ts';
 import type { Provider } from '../domain/provider.ts';
 import type { Store } from '../domain/store.ts';
@@ -16,12 +20,16 @@ export function createDispatcherFor(
   log: LeadLog,
   /** The store's, or the same measured (src/http/metrics.ts). */
   deliveries = store.deliveries,
+  /** The loop's intervals, for tests that drive it (docs/delivery.md, « The dispatcher »). */
+  timings: DispatcherTimings = {},
 ): Dispatcher {
   const { delivery } = config;
   return createDispatcher({
     deliveries: loggedDeliveries(deliveries, log),
     destinations: cappedDestinations(config, store, provider.destinations),
-    alertAgency: loggedAlert((dead, signal) => provider.alertAgency(dead, signal), log),
+    alerts: store.alerts,
+    announce: (alert, signal) => provider.alertAgency(alert, signal),
+    log,
     policy: {
       baseMs: delivery.retryBaseMs,
       maxMs: delivery.retryMaxMs,
@@ -31,6 +39,7 @@ export function createDispatcherFor(
     timeoutMs: config.mail.timeoutMs,
     concurrency: delivery.concurrency,
     onError: (error) => log.error({ err: error }, 'delivery: the dispatcher hit an error'),
+    ...timings,
   });
 }
 

@@ -73,7 +73,9 @@ beforeAll(async () => {
   await leadWith('failed', { 'crm-contact': 'retrying', 'agency-notification': 'pending' });
   // One step given up outweighs another still being retried.
   await leadWith('dead', { 'crm-contact': 'dead', 'agency-notification': 'retrying' });
-  await leadWith('delivered', { 'crm-contact': 'refused', 'agency-notification': 'done' });
+  // Refused for good at one destination: finished, but not plain `delivered`.
+  await leadWith('refused', { 'crm-contact': 'refused', 'agency-notification': 'done' });
+  await leadWith('delivered', { 'crm-contact': 'done', 'agency-notification': 'done' });
   await leadWith('delivered', {});
 });
 afterAll(async () => {
@@ -96,7 +98,7 @@ describe('lead statuses: leads list --status and leads status agree (docs/delive
     const counts = LEAD_STATUSES.map((status) => `${status} ${expected.get(status)!.length}`);
     expect(text).toContain(`Demandes (leads list --status) : ${counts.join(', ')}.`);
     // The steps behind them: the dead lead's retried step still counts as a step being retried.
-    expect(text).toMatch(/Total : en attente 2, en reprise 3, abandonnées 1 ;/);
+    expect(text).toMatch(/Total : en attente 2, en reprise 3, abandonnées 1, refusées 1 ;/);
   });
 
   it('the command line takes --status dead', async () => {

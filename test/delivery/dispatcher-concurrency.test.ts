@@ -64,7 +64,8 @@ function dispatcherOn(store: Store, destination: Destination, busyConcurrency?: 
   return createDispatcher({
     deliveries: store.deliveries,
     destinations: [destination],
-    alertAgency: async () => {},
+    alerts: store.alerts,
+    announce: async () => {},
     policy: { baseMs: 1000, maxMs: 60_000, maxAttempts: 5, deadAfterMs: 3_600_000 },
     timeoutMs: 5000,
     concurrency: 16,

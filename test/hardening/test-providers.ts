@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../src/config.ts';
-import type { ClaimedStep } from '../../src/domain/deliveries.ts';
+import type { AgencyAlert } from '../../src/domain/alerts.ts';
 import type { Destination } from '../../src/domain/destination.ts';
 import { UpstreamError } from '../../src/domain/errors.ts';
 import type { Provider } from '../../src/domain/provider.ts';
@@ -41,8 +41,8 @@ export class ObservedProvider implements Provider {
     return this.stepCalls.get('agency-notification') ?? 0;
   }
 
-  alertAgency(dead: readonly ClaimedStep[], signal: AbortSignal) {
-    return this.inner.alertAgency(dead, signal);
+  alertAgency(alert: AgencyAlert, signal: AbortSignal) {
+    return this.inner.alertAgency(alert, signal);
   }
 
   close() {

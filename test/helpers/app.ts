@@ -36,7 +36,10 @@ export async function buildTestApp(
     dialect?: TestDialect;
     /** docs/site.md: a built site (see test/helpers/site.ts) for the app to serve. */
     siteDir?: string;
-  } & Pick<AppDependencies, 'logger' | 'timeouts' | 'now' | 'passwordCost'> = {},
+  } & Pick<
+    AppDependencies,
+    'logger' | 'timeouts' | 'now' | 'passwordCost' | 'dispatcherTimings'
+  > = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-test-'));
   const database =
@@ -62,6 +65,7 @@ export async function buildTestApp(
     timeouts: options.timeouts,
     now: options.now,
     passwordCost: options.passwordCost,
+    dispatcherTimings: options.dispatcherTimings,
   });
   await app.ready();
   if (options.dispatch) app.dispatcher.start();

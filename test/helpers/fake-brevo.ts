@@ -44,14 +44,36 @@ export async function startFakeBrevo(apiKey = 'k') {
   const sent: Record<string, unknown>[] = [];
   const usedKeys = new Set<string>();
   const scripts = new Map<string, Scripted>();
+  /**
+   * The account as Brevo knows it: contact attributes must exist (« Attributes must already exist in
+   * the account »), the sender must be a validated one, lists must exist; `undefined` accepts any.
+   * `refusedAddresses` are addresses Brevo refuses as invalid.
+   */
+  const account: {
+    attributes?: Set<string>;
+    senders?: Set<string>;
+    lists?: Set<number>;
+    refusedAddresses: Set<string>;
+  } = { refusedAddresses: new Set() };
 
   function brevo(path: string, body: Record<string, unknown>): { status: number; body?: unknown } {
     if (path === '/contacts') {
       const email = String(body.email ?? '').toLowerCase();
       if (!email) return error(400, 'missing_parameter', 'email is missing');
+      if (account.refusedAddresses.has(email)) {
+        return error(400, 'invalid_parameter', 'Invalid email address');
+      }
       const existing = contacts.get(email);
       const attributes = (body.attributes ?? {}) as Record<string, unknown>;
       const listIds = (body.listIds ?? []) as number[];
+      const unknown = Object.keys(attributes).find(
+        (name) => !(account.attributes?.has(name) ?? true),
+      );
+      if (unknown) return error(400, 'invalid_parameter', `Attribute ${unknown} not found`);
+      const missingList = listIds.find((id) => !(account.lists?.has(id) ?? true));
+      if (missingList !== undefined) {
+        return error(404, 'document_not_found', `List ID ${missingList} does not exist`);
+      }
       if (!existing) {
         contacts.set(email, { id: contacts.size + 1, attributes: { ...attributes }, listIds });
         return { status: 201, body: { id: contacts.size } };
@@ -108,6 +130,18 @@ export async function startFakeBrevo(apiKey = 'k') {
       if (body.templateId === undefined && !(body.subject && body.htmlContent && body.sender)) {
         return error(400, 'missing_parameter', 'subject, htmlContent and sender are required');
       }
+      const sender = (body.sender as { email?: string } | undefined)?.email?.toLowerCase();
+      if (sender && !(account.senders?.has(sender) ?? true)) {
+        return error(
+          400,
+          'invalid_parameter',
+          `Sending has been rejected because the sender you used ${sender} is not valid. Validate your sender or authenticate your domain`,
+        );
+      }
+      const recipient = to[0]?.email?.toLowerCase() ?? '';
+      if (account.refusedAddresses.has(recipient)) {
+        return error(400, 'invalid_parameter', 'email is not valid in to');
+      }
       const key = (body.headers as { idempotencyKey?: string } | undefined)?.idempotencyKey;
       if (key && usedKeys.has(key))
         return error(400, 'duplicate_parameter', 'Request already received');
@@ -116,6 +150,32 @@ export async function startFakeBrevo(apiKey = 'k') {
       return {
         status: 201,
         body: { messageId: `<${Date.now()}.${sent.length}@smtp-relay.mailin.fr>` },
+      };
+    }
+    return error(404, 'document_not_found', 'Invalid route');
+  }
+
+  /** getAttributes, getLists, getSenders: what the account holds (any, when not set). */
+  function read(path: string): { status: number; body?: unknown } {
+    if (path === '/contacts/attributes') {
+      const names = [...(account.attributes ?? ['PRENOM', 'NOM', 'SMS'])];
+      return {
+        status: 200,
+        body: { attributes: names.map((name) => ({ name, category: 'normal', type: 'text' })) },
+      };
+    }
+    if (path === '/contacts/lists') {
+      const ids = [...(account.lists ?? [8])];
+      return {
+        status: 200,
+        body: { lists: ids.map((id) => ({ id, name: `Liste ${id}` })), count: ids.length },
+      };
+    }
+    if (path === '/senders') {
+      const emails = [...(account.senders ?? [])];
+      return {
+        status: 200,
+        body: { senders: emails.map((email, id) => ({ id, name: 'Agence', email, active: true })) },
       };
     }
     return error(404, 'document_not_found', 'Invalid route');
@@ -178,13 +238,15 @@ export async function startFakeBrevo(apiKey = 'k') {
         ? error(401, 'unauthorized', 'Key not found')
         : request.method === 'DELETE' && path.startsWith('/contacts/')
           ? deleteContact(decodeURIComponent(path.slice('/contacts/'.length)))
-          : request.method !== 'POST'
-            ? error(
-                405,
-                'method_not_allowed',
-                `${request.method} Method is not allowed on this path`,
-              )
-            : brevo(path, (body ?? {}) as Record<string, unknown>));
+          : request.method === 'GET'
+            ? read(path)
+            : request.method !== 'POST'
+              ? error(
+                  405,
+                  'method_not_allowed',
+                  `${request.method} Method is not allowed on this path`,
+                )
+              : brevo(path, (body ?? {}) as Record<string, unknown>));
     if (answer.body === undefined) response.writeHead(answer.status).end();
     else {
       response
@@ -216,6 +278,8 @@ export async function startFakeBrevo(apiKey = 'k') {
     limit(settings: Partial<typeof limits>) {
       Object.assign(limits, settings);
     },
+    /** The account's attributes, validated senders, lists and refused addresses (see `account`). */
+    account,
     /** How many 429s the rate limit answered. */
     get rateLimited() {
       return rateLimited;

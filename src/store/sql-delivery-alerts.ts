@@ -1,0 +1,155 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { AlertCause, DeliveryAlert, DeliveryAlerts } from '../domain/alerts.ts';
+import { maskText } from '../domain/masking.ts';
+import { storableText } from './lead-rows.ts';
+import type { Database, DeliveryAlertsTable } from './tables.ts';
+
+type Taken = { opened: readonly DeliveryAlert[]; healed: readonly DeliveryAlert[] };
+
+/**
+ * docs/delivery.md, « Alerts »: one row per cause, shared by every node. Every change is one
+ * statement guarded by the row's state, so two nodes never announce one cause twice.
+ */
+export class SqlDeliveryAlerts implements DeliveryAlerts {
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** A provider's words may quote a key or an address: masked as in the journal. */
+    private readonly secrets: readonly string[] = [],
+  ) {}
+
+  async record(cause: AlertCause, at: Date): Promise<boolean> {
+    const time = at.toISOString();
+    const said = storableText(maskText(cause.said, this.secrets));
+    const row = await this.db
+      .insertInto('delivery_alerts')
+      .values({ ...cause, said, since: time, last_at: time, count: 1 })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet((eb) => ({
+          count: eb('delivery_alerts.count', '+', 1),
+          last_at: eb.ref('excluded.last_at'),
+          said: eb.ref('excluded.said'),
+          fix: eb.ref('excluded.fix'),
+          // Failing again before its recovery note left: still the same open cause. After the
+          // note was taken, the agency was told it healed, so it is announced again.
+          healed_at: null,
+          announced_at: sql`case when delivery_alerts.closing_at is null then delivery_alerts.announced_at end`,
+          closing_at: null,
+        })),
+      )
+      .returning('count')
+      .executeTakeFirstOrThrow();
+    return Number(row.count) === 1;
+  }
+
+  async heal(destination: string, at: Date): Promise<DeliveryAlert[]> {
+    // Never announced: nobody needs a recovery note.
+    const silent = await this.db
+      .deleteFrom('delivery_alerts')
+      .where('destination', '=', destination)
+      .where('announced_at', 'is', null)
+      .returningAll()
+      .execute();
+    const healed = await this.db
+      .updateTable('delivery_alerts')
+      .set({ healed_at: at.toISOString() })
+      .where('destination', '=', destination)
+      .where('healed_at', 'is', null)
+      .returningAll()
+      .execute();
+    return this.withWaiting([...silent, ...healed]);
+  }
+
+  async open(): Promise<DeliveryAlert[]> {
+    const rows = await this.db
+      .selectFrom('delivery_alerts')
+      .selectAll()
+      .where('healed_at', 'is', null)
+      .orderBy('since')
+      .execute();
+    return this.withWaiting(rows);
+  }
+
+  async takeToAnnounce(at: Date): Promise<{ opened: DeliveryAlert[]; healed: DeliveryAlert[] }> {
+    const time = at.toISOString();
+    const opened = await this.db
+      .updateTable('delivery_alerts')
+      .set({ announced_at: time })
+      .where('announced_at', 'is', null)
+      .where('healed_at', 'is', null)
+      .returningAll()
+      .execute();
+    const healed = await this.db
+      .updateTable('delivery_alerts')
+      .set({ closing_at: time })
+      .where('announced_at', 'is not', null)
+      .where('healed_at', 'is not', null)
+      .where('closing_at', 'is', null)
+      .returningAll()
+      .execute();
+    return { opened: await this.withWaiting(opened), healed: await this.withWaiting(healed) };
+  }
+
+  async release({ opened, healed }: Taken): Promise<void> {
+    if (opened.length > 0) {
+      await this.db
+        .updateTable('delivery_alerts')
+        .set({ announced_at: null })
+        .where(
+          'key',
+          'in',
+          opened.map((alert) => alert.key),
+        )
+        .execute();
+    }
+    if (healed.length > 0) {
+      await this.db
+        .updateTable('delivery_alerts')
+        .set({ closing_at: null })
+        .where(
+          'key',
+          'in',
+          healed.map((alert) => alert.key),
+        )
+        .execute();
+    }
+  }
+
+  async close(healed: readonly DeliveryAlert[]): Promise<void> {
+    if (healed.length === 0) return;
+    await this.db
+      .deleteFrom('delivery_alerts')
+      .where(
+        'key',
+        'in',
+        healed.map((alert) => alert.key),
+      )
+      .where('healed_at', 'is not', null)
+      .execute();
+  }
+
+  /** Each cause with the steps of its destination waiting now: « how many leads wait ». */
+  private async withWaiting(rows: Selectable<DeliveryAlertsTable>[]): Promise<DeliveryAlert[]> {
+    if (rows.length === 0) return [];
+    const counts = await this.db
+      .selectFrom('delivery_steps')
+      .select((eb) => ['destination', eb.fn.countAll<number | string>().as('waiting')])
+      .where('destination', 'in', [...new Set(rows.map((row) => row.destination))])
+      .where('status', 'in', ['pending', 'retrying'])
+      .groupBy('destination')
+      .execute();
+    const waiting = new Map(counts.map((row) => [row.destination, Number(row.waiting)]));
+    return rows.map((row) => ({
+      key: row.key,
+      destination: row.destination,
+      provider: row.provider,
+      fix: row.fix,
+      said: row.said,
+      since: new Date(row.since),
+      lastAt: new Date(row.last_at),
+      count: Number(row.count),
+      waiting: waiting.get(row.destination) ?? 0,
+      announcedAt: row.announced_at === null ? null : new Date(row.announced_at),
+      healedAt: row.healed_at === null ? null : new Date(row.healed_at),
+    }));
+  }
+}
