@@ -8,6 +8,7 @@ import { SqlConfirmationSends } from './sql-confirmation-sends.ts';
 import { SqlDeliveries } from './sql-deliveries.ts';
 import { SqlNewsletter } from './sql-newsletter.ts';
 import { SqlPeople } from './sql-people.ts';
+import { SqlPrivacyRequests } from './sql-privacy-requests.ts';
 import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
 import { SqlRateBudgets } from './sql-rate-budgets.ts';
 import { databaseSecret } from './sql-secrets.ts';
@@ -27,6 +28,7 @@ export class SqlStore implements Store {
   readonly people: SqlPeople;
   readonly newsletter: SqlNewsletter;
   readonly staff: SqlStaff;
+  readonly privacyRequests: SqlPrivacyRequests;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -39,6 +41,7 @@ export class SqlStore implements Store {
     this.people = new SqlPeople(db, toEntry, (tables) => writes.afterErasure(tables));
     this.newsletter = new SqlNewsletter(db);
     this.staff = new SqlStaff(db);
+    this.privacyRequests = new SqlPrivacyRequests(db);
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {

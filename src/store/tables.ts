@@ -171,6 +171,21 @@ export interface StaffAuditTable {
   detail: string | null;
 }
 
+/** docs/consent.md, "Requests about one's data": one RGPD request; dates ISO-8601. */
+export interface PrivacyRequestsTable {
+  id: string;
+  received_at: string;
+  channel: string;
+  kind: string;
+  address: string | null;
+  reference: string;
+  status: string;
+  confirmed_at: string | null;
+  handled_by: string | null;
+  answered_at: string | null;
+  note: string | null;
+}
+
 export interface Database {
   leads: LeadsTable;
   known_addresses: KnownAddressesTable;
@@ -189,4 +204,5 @@ export interface Database {
   staff_recovery_codes: StaffRecoveryCodesTable;
   staff_sign_in_failures: StaffSignInFailuresTable;
   staff_audit: StaffAuditTable;
+  privacy_requests: PrivacyRequestsTable;
 }
