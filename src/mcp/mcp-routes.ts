@@ -81,7 +81,7 @@ function mcpRoutes(app: FastifyInstance, settings: McpSettings): void {
       if (Array.isArray(request.body)) {
         return reply.code(400).type('application/json').send(BATCH_REFUSED);
       }
-      const answered = (direct ??= directAnswers(resources))(
+      const answered = (direct ??= directAnswers(resources, Boolean(settings.privacy)))(
         request.body,
         request.headers,
         () => deps(request, reply),
