@@ -4,6 +4,15 @@ import {
   DIAGNOSTIC_EXAMPLE,
   SUBSCRIBE_EXAMPLE,
 } from '../src/schemas/examples.ts';
+import { PRIVACY_PAGE_PATH } from '../src/schemas/privacy-pages.ts';
+import {
+  PRIVACY_API_PATH,
+  PRIVACY_EXAMPLE,
+  PRIVACY_TOOL_NAME,
+} from '../src/schemas/privacy-request.ts';
+
+/** The MCP tools an assistant may call: one per lead kind, and the privacy request. */
+export const privacyToolName = PRIVACY_TOOL_NAME;
 
 /**
  * What an assistant can do for a person from /llms.txt alone (docs/agents.md): each action is one
@@ -41,7 +50,7 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
     endpoint: '/api/subscribe',
     body: SUBSCRIBE_EXAMPLE,
     notes:
-      'email et firstName obligatoires ; une adresse déjà inscrite n’est pas une erreur : succès avec existing: true.',
+      'email et firstName obligatoires ; une adresse déjà inscrite n’est pas une erreur : succès avec existing: true. La réponse dit aussi `confirmation` : `sent` (un lien de confirmation part, la personne doit cliquer), `already_sent` (un lien est déjà parti dans les 24 heures, à chercher dans sa boîte), `not_needed` (déjà inscrite et confirmée).',
   },
   {
     name: 'Audit sectoriel',
@@ -49,6 +58,14 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
     endpoint: '/api/audit',
     body: AUDIT_EXAMPLE,
     notes:
-      'avocats, boutiques ou btp : email et firstName obligatoires, sector, et formData dont les clés sont les questions exactes du questionnaire JSON du secteur (section Secteurs).',
+      'avocats, boutiques ou btp : email et firstName obligatoires, sector, et formData dont les clés sont les questions exactes du questionnaire JSON du secteur (section Secteurs). Une réponse hors des choix, ou aucune réponse, est acceptée et signalée dans `warnings`.',
+  },
+  {
+    name: 'Demande sur ses données (RGPD)',
+    page: PRIVACY_PAGE_PATH,
+    endpoint: PRIVACY_API_PATH,
+    body: PRIVACY_EXAMPLE,
+    notes:
+      'kind `unsubscribe` (newsletter), `access` (copie par e-mail de ce que l’agence garde) ou `erasure` (effacement), email, message facultatif ; rien n’est fait avant que la personne suive le lien envoyé à l’adresse et appuie sur le bouton ; même réponse que l’adresse soit connue ou non.',
   },
 ];

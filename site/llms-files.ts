@@ -1,6 +1,6 @@
 import { questionnairePath } from '../src/schemas/questionnaires.ts';
 import { endpointCount, inFrenchWords, LEAD_KINDS } from '../src/schemas/lead-kinds.ts';
-import { AGENT_ACTIONS } from './agent-actions.ts';
+import { AGENT_ACTIONS, privacyToolName } from './agent-actions.ts';
 import type { Page } from './pages.ts';
 import { AGENCY, postalAddressLine } from './agency.ts';
 import { markdownPath } from './templates/layout.ts';
@@ -81,7 +81,10 @@ export function llmsTxt(pages: Page[], siteUrl: string): string {
   const actions = AGENT_ACTIONS.map((action) =>
     link(
       `${action.name} : POST ${action.endpoint}`,
-      find(action.page) ? pageUrl(find(action.page)!) : `${siteUrl}/developers.md`,
+      // An action without a page of its own: the privacy notice, which states the rights it serves.
+      find(action.page)
+        ? pageUrl(find(action.page)!)
+        : `${privacy ? pageUrl(privacy) : `${siteUrl}/developers.md`}#${action.endpoint.slice(1).replace('/', '-')}`,
       action.notes,
     ),
   );
@@ -113,7 +116,7 @@ Un assistant peut agir pour la personne qu’il aide, sans clé ni compte, en un
 
 ${actionExamples(siteUrl)}
 
-Les mêmes actions existent en outils MCP (Streamable HTTP, sans session) à ${siteUrl}/mcp : ${LEAD_KINDS.map((endpoint) => `\`${endpoint.tool.name}\``).join(', ')}.
+Les mêmes actions existent en outils MCP (Streamable HTTP, sans session) à ${siteUrl}/mcp : ${[...LEAD_KINDS.map((endpoint) => endpoint.tool.name), privacyToolName].map((name) => `\`${name}\``).join(', ')}.
 
 ## Agir pour une personne
 

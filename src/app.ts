@@ -1,3 +1,4 @@
+import { mailIdentity } from '../site/mail-identity.ts';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
@@ -18,6 +19,15 @@ import { newsletterPageHtml, registerNewsletterRoutes } from './http/newsletter-
 import { createMetrics, measuredDeliveries, registerMetrics } from './http/metrics.ts';
 import { registerRequestIdHeader, registerRequestLog, requestIdFor } from './http/logging.ts';
 import { registerMcp } from './mcp/mcp-routes.ts';
+import { ConfigurationError } from './domain/errors.ts';
+import { forgetPerson } from './domain/forget-person.ts';
+import { createPrivacyLinks } from './privacy/privacy-links.ts';
+import {
+  privacyApiRoutes,
+  privacyPageHtml,
+  registerPrivacyPages,
+} from './privacy/privacy-routes.ts';
+import { createPrivacy } from './privacy/privacy-service.ts';
 import { registerOpenApiRoute } from './http/openapi-route.ts';
 import { createFastPath } from './http/fast-path.ts';
 import { pageFastAnswer } from './http/page-fast-path.ts';
@@ -175,14 +185,6 @@ export async function buildApp({
     maxAgeMs: config.limits.formTokenMaxAgeMs,
     maxPosts: config.limits.formTokenMaxPosts,
   });
-  await registerApi(app, {
-    intake,
-    bodyLimit,
-    rateLimit,
-    botTrap,
-    ...(formPages && { formPages }),
-  });
-  await registerMcp(app, { intake, siteUrl: config.siteUrl, siteDir, rateLimit });
   const newsletter = createNewsletter({
     journal: store.newsletter,
     links: createNewsletterLinks(config.siteUrl, () => store.newsletter.signingKey()),
@@ -195,8 +197,38 @@ export async function buildApp({
       dispatcher.wake();
     },
   });
+  const privacy = createPrivacy({
+    register: store.privacyRequests,
+    people: store.people,
+    links: createPrivacyLinks(config.siteUrl, () => store.secret('privacy-links')),
+    send: async (message, ref, signal) => {
+      if (!provider.sendMail) throw new ConfigurationError(`${provider.name} sends no e-mail`);
+      return provider.sendMail(message, ref, signal);
+    },
+    forget: (address) =>
+      forgetPerson({ store, provider, address, timeoutMs: config.mail.timeoutMs }),
+    unsubscribe: (lead) => newsletter.withdraw(lead),
+    cap: { sends: store.confirmations, intervalMs: config.limits.confirmationIntervalMs },
+    mail: {
+      from: config.mail.from,
+      agencyEmail: config.mail.agencyEmail,
+      siteUrl: config.siteUrl,
+      identity: mailIdentity(),
+    },
+    timeoutMs: config.mail.timeoutMs,
+  });
+  await registerApi(app, {
+    intake,
+    bodyLimit,
+    rateLimit,
+    botTrap,
+    ...(formPages && { formPages }),
+    routes: [privacyApiRoutes(privacy)],
+  });
+  await registerMcp(app, { intake, privacy, siteUrl: config.siteUrl, siteDir, rateLimit });
   const newsletterPages = newsletterPageHtml(siteDir);
   await registerNewsletterRoutes(app, newsletter, newsletterPages);
+  await registerPrivacyPages(app, privacy, privacyPageHtml(siteDir));
   const sweep = startIdempotencySweep(store, {
     onError: (error) => app.log.error({ err: error }, 'idempotency keys: sweep failed'),
   });

@@ -24,7 +24,8 @@ export const DEFAULT_CAPS: ConfirmationCaps = {
 
 /** One claim: a lead's right to confirm to a mailbox, under both caps. */
 export interface ConfirmationClaim {
-  kind: Lead['kind'];
+  /** A lead kind, or another bucket of the cap (a privacy request's link: docs/consent.md). */
+  kind: string;
   /** canonicalMailbox(): the key of the per-mailbox cap. */
   mailbox: string;
   /** The mailbox's domain: the key of the per-domain cap. */

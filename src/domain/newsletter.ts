@@ -123,10 +123,15 @@ export function createNewsletter({
       if (state === 'invalid') return 'invalid';
       // Nothing kept about this request any more: nothing left to send to, nothing to withdraw.
       if (state === undefined) return 'unsubscribed';
-      const steps = stepsFor(state.lead, 'withdraws');
-      const withdrawn = await journal.withdraw(state.lead, now(), steps);
-      if (withdrawn.length > 0 && steps.length > 0) await handOff(withdrawn);
+      await this.withdraw(state.lead);
       return 'unsubscribed';
+    },
+
+    /** Takes the address of `lead` off the list (and its pending requests), as a link would. */
+    async withdraw(lead: Lead): Promise<void> {
+      const steps = stepsFor(lead, 'withdraws');
+      const withdrawn = await journal.withdraw(lead, now(), steps);
+      if (withdrawn.length > 0 && steps.length > 0) await handOff(withdrawn);
     },
   };
 }

@@ -1,6 +1,13 @@
 import type { AgencyAlert } from './alerts.ts';
 import type { Destination } from './destination.ts';
 
+/** What the domain knows of an e-mail it asks a provider to send (src/mail/mail-message.ts). */
+export interface OutgoingMail {
+  role: string;
+  to: { address: string };
+  subject: string;
+}
+
 /**
  * The e-mail/CRM account leads are handed to (MAIL_PROVIDER). It offers destinations, one journaled
  * step each per lead (docs/delivery.md); their `deliver` throws UpstreamError when the provider
@@ -21,5 +28,15 @@ export interface Provider {
    * nothing about people.
    */
   forget?(address: string, leadIds: readonly string[], signal: AbortSignal): Promise<string>;
+  /**
+   * Sends one e-mail outside any lead's steps: a privacy request's link or answer (docs/consent.md,
+   * "Requests about one's data"). `message` is one of src/mail's messages; `ref` names it for good,
+   * as a lead does its own.
+   */
+  sendMail?(
+    message: OutgoingMail,
+    ref: { id: string; receivedAt: Date },
+    signal: AbortSignal,
+  ): Promise<string>;
   close(): Promise<void>;
 }

@@ -7,6 +7,7 @@ import type { Deliveries } from './deliveries.ts';
 import type { IdempotencyKeys } from './idempotency-keys.ts';
 import type { LeadStatus } from './lead-status.ts';
 import type { NewsletterJournal } from './newsletter.ts';
+import type { PrivacyRegister } from './privacy-register.ts';
 import type { RateBudgets } from './rate-budget.ts';
 import type { StaffJournal } from './staff.ts';
 
@@ -60,6 +61,8 @@ export interface Store {
    * database (the bot trap's token key: docs/api-decisions.md, "Bot trap").
    */
   secret(purpose: string): Promise<string>;
+  /** docs/consent.md, "Requests about one's data": the register of RGPD requests. */
+  readonly privacyRequests: PrivacyRegister;
   /** docs/consent.md: the newsletter's double opt-in and unsubscriptions. */
   readonly newsletter: NewsletterJournal;
   /** docs/workspace.md: the agency's team, its sessions and the audit trail. */

@@ -21,6 +21,11 @@ export interface ApiOptions {
   /** The site's forms, for a browser's form post that fails validation (docs/api-decisions.md). */
   formPages?: FormPages;
   kinds?: readonly LeadKindDescriptor[];
+  /**
+   * Routes of a feature room above this layer (src/privacy/), declared inside the plugin so they get
+   * its parsers, rate limit, error mapping and not-found answer (docs/architecture.md).
+   */
+  routes?: readonly ((api: FastifyInstance) => void)[];
 }
 
 /**
@@ -35,6 +40,7 @@ const api: FastifyPluginAsync<ApiOptions> = async (scope, options) => {
   scope.setErrorHandler(formErrorHandler(options.formPages, options.bodyLimit, options.botTrap));
   await registerRateLimit(scope, options.rateLimit);
   registerLeadRoutes(scope, options.intake, options.botTrap, options.kinds ?? LEAD_KINDS);
+  for (const routes of options.routes ?? []) routes(scope);
   await scope.register(notFoundAnswer);
 };
 

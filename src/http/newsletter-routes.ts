@@ -36,18 +36,44 @@ function barePage(page: NewsletterPage): string {
 
 /** The built pages of dist/ (site/newsletter-pages.ts), or bare ones without a site. */
 export function newsletterPageHtml(siteDir: string | undefined): NewsletterPageHtml {
-  const built = siteDir ? (readManifest(siteDir).newsletterPages ?? {}) : {};
-  const states = Object.keys(NEWSLETTER_PAGES) as NewsletterPageState[];
-  return Object.fromEntries(
-    states.map((state) => {
-      const file = built[state];
-      const html = file ? readFileSync(join(siteDir!, file), 'utf8') : undefined;
-      return [state, html ?? barePage(NEWSLETTER_PAGES[state])];
-    }),
-  ) as Record<NewsletterPageState, string>;
+  const built = siteDir ? readManifest(siteDir).newsletterPages : undefined;
+  return linkPageHtml(siteDir, built, NEWSLETTER_PAGES);
 }
 
-const tokenOf = (request: FastifyRequest): string => {
+/** The answers to a signed link, by state: the built files listed in the manifest, or bare pages. */
+export function linkPageHtml<S extends string>(
+  siteDir: string | undefined,
+  built: Partial<Record<S, string>> | undefined,
+  pages: Readonly<Record<S, NewsletterPage>>,
+): Readonly<Record<S, string>> {
+  const states = Object.keys(pages) as S[];
+  return Object.fromEntries(
+    states.map((state) => {
+      const file = built?.[state];
+      const html = file ? readFileSync(join(siteDir!, file), 'utf8') : undefined;
+      return [state, html ?? barePage(pages[state])];
+    }),
+  ) as Record<S, string>;
+}
+
+/** A link page sent with its status; the token stays out of caches, Referers and indexes. */
+export function answerLinkPage(
+  reply: FastifyReply,
+  page: NewsletterPage,
+  html: string,
+  action: string,
+): FastifyReply {
+  return reply
+    .code(page.status)
+    .headers(HTML_SECURITY_HEADERS)
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-robots-tag', 'noindex')
+    .type('text/html; charset=utf-8')
+    .send(html.replace(BUTTON_ACTION_PLACEHOLDER, escapeHtml(action)));
+}
+
+export const tokenOf = (request: FastifyRequest): string => {
   const value = (request.query as Record<string, unknown> | undefined)?.[LINK_TOKEN_PARAMETER];
   return typeof value === 'string' ? value : '';
 };
@@ -65,17 +91,8 @@ export async function registerNewsletterRoutes(
 ): Promise<void> {
   const answer = (reply: FastifyReply, state: NewsletterPageState, path = '', token = '') => {
     const action = `${path}?${LINK_TOKEN_PARAMETER}=${encodeURIComponent(token)}`;
-    return (
-      reply
-        .code(NEWSLETTER_PAGES[state].status)
-        .headers(HTML_SECURITY_HEADERS)
-        // The token is in the address: no cache keeps the page, no Referer carries it away.
-        .header('cache-control', 'no-store')
-        .header('referrer-policy', 'no-referrer')
-        .header('x-robots-tag', 'noindex')
-        .type('text/html; charset=utf-8')
-        .send(pages[state].replace(BUTTON_ACTION_PLACEHOLDER, escapeHtml(action)))
-    );
+    // The token is in the address: no cache keeps the page, no Referer carries it away.
+    return answerLinkPage(reply, NEWSLETTER_PAGES[state], pages[state], action);
   };
 
   await app.register(async (scope) => {

@@ -17,7 +17,13 @@ export interface MailAddress {
 /** One e-mail, provider-neutral: nodemailer and Brevo's /smtp/email both take these parts. */
 export interface MailMessage {
   /** Stable per lead (or per alert), so a provider can tell a retry from a new message. */
-  role: 'confirmation' | 'notification' | 'dead-letter-alert' | 'optin';
+  role:
+    | 'confirmation'
+    | 'notification'
+    | 'dead-letter-alert'
+    | 'optin'
+    | 'privacy-link'
+    | 'privacy-answer';
   to: MailAddress;
   replyTo?: MailAddress;
   subject: string;

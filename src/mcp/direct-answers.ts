@@ -1,6 +1,7 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { callLeadTool, LEAD_TOOLS, type LeadToolDependencies } from './lead-tools.ts';
+import { PRIVACY_TOOL } from './privacy-tool.ts';
 import type { ReadableResource } from './resources.ts';
 
 /**
@@ -57,8 +58,12 @@ function isArguments(value: unknown): value is Record<string, unknown> | undefin
   );
 }
 
-export function directAnswers(resources: readonly ReadableResource[]): DirectAnswer {
-  const tools = JSON.stringify({ tools: LEAD_TOOLS });
+export function directAnswers(
+  resources: readonly ReadableResource[],
+  /** The privacy tool is listed here; its calls go through the SDK path (mcp-server.ts). */
+  privacy = false,
+): DirectAnswer {
+  const tools = JSON.stringify({ tools: privacy ? [...LEAD_TOOLS, PRIVACY_TOOL] : LEAD_TOOLS });
   const listed = JSON.stringify({
     resources: resources.map(({ read: _read, ...resource }) => resource),
   });
@@ -80,6 +85,7 @@ export function directAnswers(resources: readonly ReadableResource[]): DirectAns
     const { id, method, params } = message;
     if (method === 'tools/call') {
       if (typeof params?.name !== 'string' || !isArguments(params.arguments)) return undefined;
+      if (params.name === PRIVACY_TOOL.name) return undefined;
       const call = { name: params.name, arguments: params.arguments, clientAddress };
       return callLeadTool(deps(), call).then((result) => answer(id, JSON.stringify(result)));
     }

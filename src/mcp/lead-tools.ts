@@ -65,7 +65,7 @@ const validators = new Map(
 const VALID_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 /** A tool error carries the REST ErrorResponse (code, message, hint, field) as text and as structure. */
-function toolError(error: ApiError): CallToolResult {
+export function toolError(error: ApiError): CallToolResult {
   const body = error.toResponse();
   return {
     isError: true,

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Intake } from '../domain/intake.ts';
+import type { Privacy } from '../privacy/privacy-service.ts';
 import { registerBodyParsers } from '../http/body-parsers.ts';
 import { registerRateLimit, type RateLimitSettings } from '../http/rate-limit.ts';
 import { bindLeadId } from '../http/logging.ts';
@@ -13,6 +14,8 @@ import { MCP_PATH, SERVER_CARD_PATH, serverCard } from './server-card.ts';
 
 export interface McpSettings {
   intake: Intake;
+  /** docs/consent.md: the tool request_privacy_action, when the app wires the privacy room. */
+  privacy?: Privacy;
   siteUrl: string;
   /** The built site, whose service pages become resources; without it only the questionnaires are. */
   siteDir?: string;
@@ -64,6 +67,7 @@ function mcpRoutes(app: FastifyInstance, settings: McpSettings): void {
   soonAfterListening(app, mcpServer);
   const deps = (request: FastifyRequest, reply: FastifyReply): McpDependencies => ({
     intake: settings.intake,
+    ...(settings.privacy && { privacy: settings.privacy }),
     resources,
     logError: (error) => request.log.error({ err: error }, 'MCP tool call failed'),
     identified: (leadId) => bindLeadId(request, reply, leadId),
@@ -77,7 +81,7 @@ function mcpRoutes(app: FastifyInstance, settings: McpSettings): void {
       if (Array.isArray(request.body)) {
         return reply.code(400).type('application/json').send(BATCH_REFUSED);
       }
-      const answered = (direct ??= directAnswers(resources))(
+      const answered = (direct ??= directAnswers(resources, Boolean(settings.privacy)))(
         request.body,
         request.headers,
         () => deps(request, reply),
@@ -108,7 +112,11 @@ function mcpRoutes(app: FastifyInstance, settings: McpSettings): void {
     },
   });
 
-  const card = JSON.stringify(serverCard(settings.siteUrl, resources), null, 2);
+  const card = JSON.stringify(
+    serverCard(settings.siteUrl, resources, Boolean(settings.privacy)),
+    null,
+    2,
+  );
   app.get(SERVER_CARD_PATH, async (_request, reply) =>
     reply
       .type('application/json; charset=utf-8')

@@ -10,6 +10,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { callLeadTool, LEAD_TOOLS, type LeadToolDependencies } from './lead-tools.ts';
+import { callPrivacyTool, PRIVACY_TOOL } from './privacy-tool.ts';
+import type { Privacy } from '../privacy/privacy-service.ts';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ReadableResource } from './resources.ts';
 import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from './server-info.ts';
 
@@ -24,6 +27,13 @@ let validator: AjvJsonSchemaValidator | undefined;
 
 export interface McpDependencies extends LeadToolDependencies {
   resources: readonly ReadableResource[];
+  /** docs/consent.md, "Requests about one's data": the tool request_privacy_action. */
+  privacy?: Privacy;
+}
+
+/** Every tool the server offers: one per lead kind, and the privacy request when wired. */
+export function toolsOf(privacy: unknown): Tool[] {
+  return privacy ? [...LEAD_TOOLS, PRIVACY_TOOL] : [...LEAD_TOOLS];
 }
 
 /**
@@ -37,13 +47,15 @@ export function createMcpServer(deps: McpDependencies, clientAddress: string): S
     instructions: MCP_INSTRUCTIONS,
     jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()),
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...LEAD_TOOLS] }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolsOf(deps.privacy) }));
   server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callLeadTool(deps, {
-      name: request.params.name,
-      arguments: request.params.arguments,
-      clientAddress,
-    }),
+    deps.privacy && request.params.name === PRIVACY_TOOL.name
+      ? callPrivacyTool(deps.privacy, request.params.arguments, deps.logError)
+      : callLeadTool(deps, {
+          name: request.params.name,
+          arguments: request.params.arguments,
+          clientAddress,
+        }),
   );
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: deps.resources.map(({ read: _read, ...resource }) => resource),

@@ -1,4 +1,5 @@
 import { LEAD_TOOLS } from './lead-tools.ts';
+import { PRIVACY_TOOL } from './privacy-tool.ts';
 import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from './server-info.ts';
 import type { ReadableResource } from './resources.ts';
 
@@ -9,7 +10,11 @@ export const SERVER_CARD_PATH = '/.well-known/mcp/server-card.json';
  * The MCP server card, so a client can discover /mcp before connecting. Its format is a DRAFT
  * (MCP SEP-1649, "MCP Server Cards", not yet in the specification): fields may change with it.
  */
-export function serverCard(siteUrl: string, resources: readonly ReadableResource[]) {
+export function serverCard(
+  siteUrl: string,
+  resources: readonly ReadableResource[],
+  privacy = false,
+) {
   return {
     $comment:
       'Brouillon : format de la proposition MCP SEP-1649 (MCP Server Cards), pas encore normalisé. Draft format (SEP-1649), subject to change.',
@@ -21,7 +26,9 @@ export function serverCard(siteUrl: string, resources: readonly ReadableResource
     transport: { type: 'streamable-http', endpoint: `${siteUrl}${MCP_PATH}` },
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
     authentication: { required: false, schemes: [] },
-    tools: LEAD_TOOLS.map(({ name, title, description }) => ({ name, title, description })),
+    tools: (privacy ? [...LEAD_TOOLS, PRIVACY_TOOL] : LEAD_TOOLS).map(
+      ({ name, title, description }) => ({ name, title, description }),
+    ),
     resources: resources.map(({ uri, name, title, mimeType }) => ({ uri, name, title, mimeType })),
   };
 }

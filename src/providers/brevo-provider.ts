@@ -16,6 +16,7 @@ import { classifyBrevoError } from './brevo-answers.ts';
 import { BrevoError, createBrevoClient, type BrevoClient } from './brevo-client.ts';
 import { contactPayload, removeFromList, saveContact, type BrevoLists } from './brevo-contact.ts';
 import { emailPayload, sendEmail } from './brevo-email.ts';
+import type { MailMessage } from '../mail/mail-message.ts';
 import { createCallBudget } from './call-budget.ts';
 import { redisRateBudgets } from './redis-rate-budgets.ts';
 import {
@@ -76,6 +77,10 @@ export class BrevoProvider implements Provider {
         ),
     };
     this.destinations = [crm, unsubscribe, ...mailDestinations(this.name, options.mail, this.send)];
+  }
+
+  sendMail(message: MailMessage, ref: { id: string; receivedAt: Date }, signal: AbortSignal) {
+    return this.send(message, ref, signal);
   }
 
   alertAgency(alert: AgencyAlert, signal: AbortSignal): Promise<void> {

@@ -51,6 +51,10 @@ export class MimeMailProvider implements Provider {
     return `${this.name} : ${files} message(s) conservé(s) supprimé(s).`;
   }
 
+  sendMail(message: MailMessage, ref: { id: string; receivedAt: Date }, signal: AbortSignal) {
+    return this.send(message, ref, signal);
+  }
+
   alertAgency(alert: AgencyAlert, signal: AbortSignal): Promise<void> {
     return sendAlertEmail(this.send, this.settings, alert, signal);
   }

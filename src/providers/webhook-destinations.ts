@@ -27,6 +27,8 @@ export function withWebhookDestinations(provider: Provider, config: Config): Pro
     name: provider.name,
     destinations: [...provider.destinations, ...webhooks],
     alertAgency: (dead, signal) => provider.alertAgency(dead, signal),
+    ...(provider.forget && { forget: provider.forget.bind(provider) }),
+    ...(provider.sendMail && { sendMail: provider.sendMail.bind(provider) }),
     async close() {
       await Promise.all([provider.close(), sender.close()]);
     },

@@ -1,4 +1,5 @@
 import type { NewsletterPageState } from './newsletter-pages.ts';
+import type { PrivacyPageState } from './privacy-pages.ts';
 
 /**
  * What `leadgate build` writes to dist/site-manifest.json and the server reads at start: which
@@ -14,6 +15,8 @@ export interface SiteManifest {
   notFound: { html: string; markdown: string };
   /** The answers to a newsletter link, by state (docs/consent.md): served with a status, unlisted. */
   newsletterPages?: Partial<Record<NewsletterPageState, string>>;
+  /** The answers to a privacy request's link, by state (docs/consent.md), likewise. */
+  privacyPages?: Partial<Record<PrivacyPageState, string>>;
   /** Every other public file: machine-readable files, assets, favicon. */
   files: { path: string; file: string; immutable: boolean }[];
 }

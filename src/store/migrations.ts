@@ -211,6 +211,32 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   },
   // The agency's team and its audit trail (docs/workspace.md).
   '2026-11-26-500-staff': staffMigration,
+  // docs/consent.md, "Requests about one's data": the register of RGPD requests. The address is
+  // `address`, not `email`: People.forget() deletes every row of an `email` column, and the
+  // register must outlive an erasure (it blanks `address`, keeping `reference` and the dates).
+  '2026-11-26-300-privacy-requests': {
+    async up(db) {
+      await db.schema
+        .createTable('privacy_requests')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('received_at', 'text', (col) => col.notNull())
+        .addColumn('channel', 'text', (col) => col.notNull())
+        .addColumn('kind', 'text', (col) => col.notNull())
+        .addColumn('address', 'text')
+        .addColumn('reference', 'text', (col) => col.notNull())
+        .addColumn('status', 'text', (col) => col.notNull())
+        .addColumn('confirmed_at', 'text')
+        .addColumn('handled_by', 'text')
+        .addColumn('answered_at', 'text')
+        .addColumn('note', 'text')
+        .execute();
+      await db.schema
+        .createIndex('privacy_requests_received_at')
+        .on('privacy_requests')
+        .column('received_at')
+        .execute();
+    },
+  },
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

@@ -97,6 +97,12 @@ export class SqlPeople implements People {
     const [reference, tables] = await Promise.all([this.reference(email), this.personTables()]);
     const result = await this.db.transaction().execute(async (trx) => {
       const erased = await erase(trx, email, tables);
+      // The register of requests outlives the erasure: it keeps the reference and the dates only.
+      await trx
+        .updateTable('privacy_requests')
+        .set({ address: null })
+        .where('address', '=', email)
+        .execute();
       // Re-running is safe: the reference stays, with the date of the last erasure.
       await trx
         .insertInto('forgotten_people')

@@ -9,6 +9,7 @@ import { SqlDeliveries } from './sql-deliveries.ts';
 import { SqlDeliveryAlerts } from './sql-delivery-alerts.ts';
 import { SqlNewsletter } from './sql-newsletter.ts';
 import { SqlPeople } from './sql-people.ts';
+import { SqlPrivacyRequests } from './sql-privacy-requests.ts';
 import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
 import { SqlRateBudgets } from './sql-rate-budgets.ts';
 import { databaseSecret } from './sql-secrets.ts';
@@ -29,6 +30,7 @@ export class SqlStore implements Store {
   readonly newsletter: SqlNewsletter;
   readonly staff: SqlStaff;
   readonly alerts: SqlDeliveryAlerts;
+  readonly privacyRequests: SqlPrivacyRequests;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -44,6 +46,7 @@ export class SqlStore implements Store {
     this.newsletter = new SqlNewsletter(db);
     this.staff = new SqlStaff(db);
     this.alerts = new SqlDeliveryAlerts(db, secrets);
+    this.privacyRequests = new SqlPrivacyRequests(db);
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {

@@ -189,6 +189,21 @@ export interface DeliveryAlertsTable {
   closing_at: string | null;
 }
 
+/** docs/consent.md, "Requests about one's data": one RGPD request; dates ISO-8601. */
+export interface PrivacyRequestsTable {
+  id: string;
+  received_at: string;
+  channel: string;
+  kind: string;
+  address: string | null;
+  reference: string;
+  status: string;
+  confirmed_at: string | null;
+  handled_by: string | null;
+  answered_at: string | null;
+  note: string | null;
+}
+
 export interface Database {
   leads: LeadsTable;
   known_addresses: KnownAddressesTable;
@@ -208,4 +223,5 @@ export interface Database {
   staff_sign_in_failures: StaffSignInFailuresTable;
   staff_audit: StaffAuditTable;
   delivery_alerts: DeliveryAlertsTable;
+  privacy_requests: PrivacyRequestsTable;
 }

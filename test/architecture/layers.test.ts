@@ -16,6 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/wiring'],
   ['src/mcp'],
   ['src/workspace'],
+  ['src/privacy'],
   ['site', 'src/http'],
   ['src/openapi', 'src/providers', 'src/store'],
   ['src/mail'],

@@ -49,9 +49,10 @@ function textOf(content: object | undefined): string {
 }
 
 describe('tools and resources', () => {
-  it('lists exactly the three tools, each with its REST endpoint’s own schema', async () => {
+  it('lists the three lead tools, each with its REST endpoint’s own schema, and the privacy request', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'request_privacy_action',
       'submit_contact_request',
       'submit_sector_audit',
       'subscribe_newsletter',
@@ -261,7 +262,7 @@ describe('discovery and transport', () => {
     expect(card.$comment).toMatch(/SEP-1649/);
     expect(card.transport.endpoint).toBe('http://localhost:3000/mcp');
     expect(card.tools.map((tool) => tool.name).sort()).toEqual(
-      LEAD_KINDS.map((e) => e.tool.name).sort(),
+      [...LEAD_KINDS.map((e) => e.tool.name), 'request_privacy_action'].sort(),
     );
     expect(card.resources.length).toBeGreaterThanOrEqual(3);
   });

@@ -36,6 +36,7 @@ describe('/llms.txt lets an agent act in one request', () => {
       '/api/contact',
       '/api/subscribe',
       '/api/audit',
+      '/api/privacy',
     ]);
     const firstSection = llms.indexOf('\n## ');
     for (const { body } of found) expect(llms.indexOf(body)).toBeLessThan(firstSection);
@@ -54,8 +55,9 @@ describe('/llms.txt lets an agent act in one request', () => {
   it('links each action to the Markdown of its page, and names the MCP tools and server card', () => {
     const actions = llms.slice(llms.indexOf('## Agir pour une personne'));
     const links = [...actions.matchAll(/^- \[[^\]]*POST [^\]]*\]\(([^)]+)\)/gm)].map((m) => m[1]!);
-    expect(links).toHaveLength(4);
-    for (const url of links) expect(url).toMatch(/\.md$/);
+    expect(links).toHaveLength(5);
+    for (const url of links) expect(url).toMatch(/\.md(#[a-z-]+)?$/);
+    expect(llms).toContain('`request_privacy_action`');
     for (const endpoint of LEAD_KINDS) expect(llms).toContain(`\`${endpoint.tool.name}\``);
     expect(llms).toContain(`${SITE_URL}/mcp`);
     expect(llms).toContain(`(${SITE_URL}/.well-known/mcp/server-card.json)`);

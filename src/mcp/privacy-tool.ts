@@ -1,0 +1,60 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { domainErrorToApiError } from '../http/error-handler.ts';
+import type { Privacy } from '../privacy/privacy-service.ts';
+import { compileSchemaOnFirstUse } from '../schemas/compile-schema.ts';
+import { apiErrors } from '../schemas/error-catalog.ts';
+import {
+  PRIVACY_DESCRIPTION,
+  PRIVACY_ENGLISH,
+  PRIVACY_SUMMARY,
+  PRIVACY_TOOL_NAME,
+  PrivacyRequestSchema,
+  type PrivacyRequestBody,
+} from '../schemas/privacy-request.ts';
+import { validationToApiError } from '../schemas/validation-errors.ts';
+import { toolError } from './lead-tools.ts';
+
+/** POST /api/privacy as an MCP tool: the same schema, the same answer, channel `mcp`. */
+export const PRIVACY_TOOL: Tool = {
+  name: PRIVACY_TOOL_NAME,
+  title: PRIVACY_SUMMARY,
+  description: `${PRIVACY_DESCRIPTION}\n\nEnglish: ${PRIVACY_ENGLISH}`,
+  inputSchema: PrivacyRequestSchema as unknown as Tool['inputSchema'],
+  annotations: {
+    title: PRIVACY_SUMMARY,
+    readOnlyHint: false,
+    // Nothing is done until the person confirms by the e-mailed link.
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
+};
+
+const validate = compileSchemaOnFirstUse<PrivacyRequestBody>(PrivacyRequestSchema);
+
+export async function callPrivacyTool(
+  privacy: Privacy,
+  args: Record<string, unknown> | undefined,
+  logError: (error: unknown) => void,
+): Promise<CallToolResult> {
+  const body = args ?? {};
+  if (!validate(body)) {
+    return toolError(
+      validationToApiError(validate.errors ?? [], {
+        knownFields: Object.keys(PrivacyRequestSchema.properties),
+        repeatedFields: new Map(),
+        example: undefined,
+        body,
+        medium: 'tool',
+      }),
+    );
+  }
+  try {
+    const answer = await privacy.request(body, 'mcp');
+    return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer };
+  } catch (error) {
+    const known = domainErrorToApiError(error);
+    if (!known || known.code === 'server_error') logError(error);
+    return toolError(known ?? apiErrors.serverError());
+  }
+}

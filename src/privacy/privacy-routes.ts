@@ -1,0 +1,93 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { isBrowserFormPost, requireSupportedMediaType } from '../http/body-parsers.ts';
+import { answerLinkPage, linkPageHtml, tokenOf } from '../http/newsletter-routes.ts';
+import { readManifest } from '../http/site-files.ts';
+import { apiErrors } from '../schemas/error-catalog.ts';
+import { API_PREFIX } from '../schemas/lead-kinds.ts';
+import { LINK_TOKEN_PARAMETER } from '../schemas/newsletter-pages.ts';
+import {
+  PRIVACY_CONFIRM_PATH,
+  PRIVACY_PAGE_PATH,
+  PRIVACY_PAGES,
+  type PrivacyPageState,
+} from '../schemas/privacy-pages.ts';
+import {
+  PRIVACY_API_PATH,
+  PrivacyRequestSchema,
+  PrivacyResponseSchema,
+  type PrivacyRequestBody,
+} from '../schemas/privacy-request.ts';
+import type { Privacy } from './privacy-service.ts';
+
+/** Where the site's form lands once the request is taken (spec 4 rule 4, as the lead forms). */
+export const PRIVACY_THANK_YOU_PATH = `${PRIVACY_PAGE_PATH}/merci`;
+
+/**
+ * POST /api/privacy, declared inside the API plugin (its parsers, rate limit and errors); a
+ * browser's form post gets the 303 of spec 4 rule 4, anything else the JSON answer.
+ */
+export function privacyApiRoutes(privacy: Privacy) {
+  return (api: FastifyInstance): void => {
+    const url = PRIVACY_API_PATH.slice(API_PREFIX.length);
+    api.route<{ Body: PrivacyRequestBody }>({
+      method: 'POST',
+      url,
+      schema: { body: PrivacyRequestSchema, response: { 200: PrivacyResponseSchema } },
+      preValidation: requireSupportedMediaType,
+      handler: async (request, reply) => {
+        const browser = isBrowserFormPost(request);
+        const answer = await privacy.request(request.body, browser ? 'form' : 'api');
+        return browser ? reply.redirect(PRIVACY_THANK_YOU_PATH, 303) : answer;
+      },
+    });
+    api.route({
+      method: api.supportedMethods.filter((method) => method !== 'POST' && method !== 'OPTIONS'),
+      url,
+      exposeHeadRoute: false,
+      handler: async (request) => {
+        throw apiErrors.methodNotAllowed(request.method, PRIVACY_API_PATH);
+      },
+    });
+  };
+}
+
+/** The built answers to a privacy link (site/link-pages.ts), or bare ones without a site. */
+export function privacyPageHtml(siteDir: string | undefined) {
+  const built = siteDir ? readManifest(siteDir).privacyPages : undefined;
+  return linkPageHtml(siteDir, built, PRIVACY_PAGES);
+}
+
+/**
+ * The page a privacy link opens (docs/consent.md): GET shows what confirming does and a button,
+ * POST acts; a mail scanner that opens every link does nothing.
+ */
+export async function registerPrivacyPages(
+  app: FastifyInstance,
+  privacy: Privacy,
+  pages: Readonly<Record<PrivacyPageState, string>>,
+): Promise<void> {
+  const answer = (reply: FastifyReply, state: PrivacyPageState, token = '') =>
+    answerLinkPage(
+      reply,
+      PRIVACY_PAGES[state],
+      pages[state],
+      `${PRIVACY_CONFIRM_PATH}?${LINK_TOKEN_PARAMETER}=${encodeURIComponent(token)}`,
+    );
+  await app.register(async (scope) => {
+    scope.setErrorHandler((error: { statusCode?: number }, request, reply) => {
+      if ((error.statusCode ?? 500) < 500) return answer(reply, 'invalid');
+      request.log.error({ err: error }, 'privacy link: answered unavailable');
+      return answer(reply, 'unavailable');
+    });
+    // No request log lines (warnings and errors still are): the address carries the token.
+    const logLevel = 'warn';
+    scope.get(PRIVACY_CONFIRM_PATH, { logLevel }, async (request, reply) => {
+      const token = tokenOf(request);
+      return answer(reply, await privacy.check(token), token);
+    });
+    scope.post(PRIVACY_CONFIRM_PATH, { logLevel }, async (request, reply) => {
+      const token = tokenOf(request);
+      return answer(reply, await privacy.confirm(token), token);
+    });
+  });
+}
