@@ -1,10 +1,12 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { LEAD_STATUSES, type LeadStatus } from '../domain/lead-status.ts';
 import type { JournalEntry, Store } from '../domain/store.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
-import { leadOf } from './lead-rows.ts';
+import { entryOf as toEntry } from './lead-rows.ts';
 import { SqlConfirmationSends } from './sql-confirmation-sends.ts';
 import { SqlDeliveries } from './sql-deliveries.ts';
+import type { LeadSearchDialect } from './lead-search.ts';
+import { SqlLeadWork } from './sql-lead-work.ts';
 import { SqlNewsletter } from './sql-newsletter.ts';
 import { SqlPeople } from './sql-people.ts';
 import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
@@ -26,10 +28,13 @@ export class SqlStore implements Store {
   readonly people: SqlPeople;
   readonly newsletter: SqlNewsletter;
   readonly staff: SqlStaff;
+  readonly work: SqlLeadWork;
 
   constructor(
     private readonly db: Kysely<Database>,
     writes: JournalWrites,
+    /** The full-text search and JSON reads of the workspace's inbox, per dialect (lead-search.ts). */
+    search: LeadSearchDialect,
   ) {
     this.deliveries = new SqlDeliveries(db, writes);
     this.budgets = new SqlRateBudgets(db);
@@ -38,6 +43,7 @@ export class SqlStore implements Store {
     this.people = new SqlPeople(db, toEntry, (tables) => writes.afterErasure(tables));
     this.newsletter = new SqlNewsletter(db);
     this.staff = new SqlStaff(db);
+    this.work = new SqlLeadWork(db, search);
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {
@@ -98,15 +104,4 @@ export class SqlStore implements Store {
   async close(): Promise<void> {
     await this.db.destroy();
   }
-}
-
-function toEntry(row: Selectable<LeadsTable>): JournalEntry {
-  return {
-    lead: leadOf(row),
-    status: row.status as LeadStatus,
-    attempts: Number(row.attempts),
-    lastError: row.last_error,
-    providerAnswer: row.provider_answer,
-    updatedAt: new Date(row.updated_at),
-  };
 }
