@@ -113,7 +113,7 @@ export interface InboxPage {
   entries: InboxEntry[];
   /** The cursor of the next page; undefined on the last. */
   next: string | undefined;
-  /** How many leads match the filter. */
+  /** How many leads match the filter, counted up to 1,001 (more than 1,000: « plus de 1 000 »). */
   total: number;
 }
 

@@ -9,7 +9,5 @@ export const postgresLeadSearch: LeadSearchDialect = {
     const query = words.map((word) => `${word}:*`).join(' & ');
     return sql<boolean>`${sql.raw(POSTGRES_LEAD_DOCUMENT)} @@ to_tsquery('simple'::regconfig, ${query})`;
   },
-  payloadField(name) {
-    return sql<string | null>`(leads.payload::jsonb ->> ${name})`;
-  },
+  sector: sql<string | null>`(payload::jsonb ->> 'sector')`,
 };

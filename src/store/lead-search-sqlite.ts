@@ -8,7 +8,5 @@ export const sqliteLeadSearch: LeadSearchDialect = {
     const query = words.map((word) => `"${word}"*`).join(' ');
     return sql<boolean>`leads.id IN (SELECT r.lead_ref FROM lead_search_rows r WHERE r.row_id IN (SELECT rowid FROM lead_search WHERE lead_search MATCH ${query}))`;
   },
-  payloadField(name) {
-    return sql<string | null>`json_extract(leads.payload, ${`$.${name}`})`;
-  },
+  sector: sql<string | null>`json_extract(payload, '$.sector')`,
 };

@@ -8,8 +8,8 @@ import type { Expression, SqlBool } from 'kysely';
 export interface LeadSearchDialect {
   /** True for a lead whose words include each of `words` as a prefix. */
   matches(words: readonly string[]): Expression<SqlBool>;
-  /** A text field of the lead's payload, by name (an audit's sector). */
-  payloadField(name: string): Expression<string | null>;
+  /** An audit's sector (spec 2.3), the expression its index is built on (migrations.ts). */
+  readonly sector: Expression<string | null>;
 }
 
 const MAX_WORDS = 8;

@@ -203,6 +203,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         ['leads_received', ['received_at', 'id']],
         ['leads_work_status', ['work_status', 'received_at', 'id']],
         ['leads_assignee', ['assignee', 'received_at', 'id']],
+        ['leads_assignee_status', ['assignee', 'work_status', 'received_at', 'id']],
         ['leads_email', ['email', 'received_at']],
       ];
       for (const [name, columns] of indexes) {
@@ -252,6 +253,10 @@ async function postgresLeadSearch(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(`CREATE INDEX leads_search ON leads USING gin ((${POSTGRES_LEAD_DOCUMENT}))`)
     .execute(db);
+  // The audit's sector, read by the inbox's filter with this exact expression (lead-search-postgres.ts).
+  await sql
+    .raw(`CREATE INDEX leads_sector ON leads (((payload::jsonb ->> 'sector')), received_at, id)`)
+    .execute(db);
 }
 
 /**
@@ -273,6 +278,8 @@ async function sqliteLeadSearch(db: Kysely<unknown>): Promise<void> {
        DELETE FROM lead_search WHERE rowid = (SELECT row_id FROM lead_search_rows WHERE lead_ref = old.id);
        DELETE FROM lead_search_rows WHERE lead_ref = old.id;
      END`,
+    // The audit's sector, read by the inbox's filter with this exact expression (lead-search-sqlite.ts).
+    `CREATE INDEX leads_sector ON leads (json_extract(payload, '$.sector'), received_at, id)`,
     `INSERT INTO lead_search_rows (lead_ref) SELECT id FROM leads ORDER BY received_at`,
     `INSERT INTO lead_search (rowid, body)
        SELECT r.row_id, ${words('l')} FROM lead_search_rows r JOIN leads l ON l.id = r.lead_ref`,

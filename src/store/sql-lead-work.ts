@@ -14,11 +14,15 @@ import {
   type StaffRef,
   type WorkStatus,
 } from '../domain/lead-work.ts';
+import { normalizeEmail } from '../domain/lead.ts';
 import type { ConsentChannel } from '../schemas/consent.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
 import { entryOf } from './lead-rows.ts';
 import { searchWords, type LeadSearchDialect } from './lead-search.ts';
 import type { Database, LeadsTable } from './tables.ts';
+
+/** docs/workspace.md: the inbox says « plus de 1 000 » rather than count further. */
+export const COUNT_CAP = 1000;
 
 type LeadsQuery = SelectQueryBuilder<Database, 'leads', object>;
 
@@ -32,7 +36,14 @@ export class SqlLeadWork implements LeadWork {
   async page({ order = 'newest', after, limit, ...filter }: InboxQuery): Promise<InboxPage> {
     const descending = order === 'newest';
     let query = this.filtered(this.db.selectFrom('leads'), filter);
-    const total = await query
+    // The count stops past COUNT_CAP: an exact total over 100,000 leads would cost more than the page.
+    const total = await this.db
+      .selectFrom(
+        query
+          .select('id')
+          .limit(COUNT_CAP + 1)
+          .as('matching'),
+      )
       .select((eb) => eb.fn.countAll<number | string>().as('count'))
       .executeTakeFirst();
     const cursor = after === undefined ? undefined : readCursor(after);
@@ -237,7 +248,7 @@ export class SqlLeadWork implements LeadWork {
     if (filter.unread) q = q.where('read_at', 'is', null);
     if (filter.sector) {
       const sector = filter.sector;
-      q = q.where((eb) => eb(this.search.payloadField('sector'), '=', sector));
+      q = q.where((eb) => eb(this.search.sector, '=', sector));
     }
     if (filter.channels?.length) {
       const consents = filter.channels.flatMap((channel) => CONSENT_CHANNELS_OF[channel]);
@@ -248,7 +259,11 @@ export class SqlLeadWork implements LeadWork {
           : eb('consent_channel', 'in', consents),
       );
     }
-    const words = filter.search === undefined ? [] : searchWords(filter.search);
+    const search = filter.search?.trim() ?? '';
+    // A whole address is looked up by the journal's e-mail column (indexed), not word by word.
+    if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(search))
+      return q.where('email', '=', normalizeEmail(search));
+    const words = searchWords(search);
     if (words.length) q = q.where(this.search.matches(words));
     return q;
   }

@@ -95,8 +95,8 @@ describe.each(dialects)('the team journal on %s (docs/workspace.md)', (dialect) 
   const names = async (store: Store, query: Partial<InboxQuery>) =>
     (await store.work.page({ limit: 50, ...query })).entries.map(
       (entry) =>
-        (entry.lead.data as Record<string, string>).PRENOM ??
-        (entry.lead.data as Record<string, string>).firstName,
+        (entry.lead.data as unknown as Record<string, string>).PRENOM ??
+        (entry.lead.data as unknown as Record<string, string>).firstName,
     );
 
   it('a new lead is « nouveau », unassigned and unread; the inbox lists newest first without what the bot trap held', async () => {
