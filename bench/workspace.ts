@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config.ts';
 import type { InboxQuery } from '../src/domain/lead-work.ts';
 import type { Store } from '../src/domain/store.ts';
 import { createStore } from '../src/store/create-store.ts';
-import { postgresDatabase } from '../src/store/postgres-database.ts';
+import { postgresDatabase } from '../src/store/postgres/postgres-database.ts';
 import SQLite from 'better-sqlite3';
 import { SqliteDialect } from 'kysely';
 import type { Database } from '../src/store/tables.ts';
