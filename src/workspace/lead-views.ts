@@ -54,13 +54,16 @@ export function channelLabel(entry: InboxEntry): string {
 
 /** The answer's due time, for a lead that promised one and is still « nouveau ». */
 export function dueOf(entry: InboxEntry, hours: BusinessHours): Date | undefined {
-  if (entry.work.status !== 'nouveau' || !ANSWERED_KINDS.includes(entry.lead.kind)) return undefined;
+  if (entry.work.status !== 'nouveau' || !ANSWERED_KINDS.includes(entry.lead.kind))
+    return undefined;
   return addBusinessHours(entry.lead.receivedAt, PROMISED_HOURS, hours);
 }
 
 /** A label a person reads for a field: the first clause of its schema description (French). */
 export function fieldLabel(kind: LeadKind, field: string): string {
-  const schema = leadKindOf(kind).schema as { properties: Record<string, { description?: string }> };
+  const schema = leadKindOf(kind).schema as {
+    properties: Record<string, { description?: string }>;
+  };
   const description = schema.properties[field]?.description;
   if (!description) return field;
   return description.split(/\.\s|\s;|,\s|\s\(/)[0]!.replace(/\.$/, '');
