@@ -1,7 +1,7 @@
 import type { ConsentChannel } from '../schemas/consent.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
 import type { LeadStatus } from './lead-status.ts';
-import type { JournalEntry } from './store.ts';
+import type { Lead } from './lead.ts';
 
 /*
  * How the agency works its leads (docs/workspace.md, "La boîte de réception"): each lead's work
@@ -60,7 +60,14 @@ export interface WorkState {
   startedAt: Date | null;
 }
 
-export interface InboxEntry extends JournalEntry {
+/** A journal entry (store.ts, JournalEntry) with the team's work on it. */
+export interface InboxEntry {
+  lead: Lead;
+  status: LeadStatus;
+  attempts: number;
+  lastError: string | null;
+  providerAnswer: string | null;
+  updatedAt: Date;
   work: WorkState;
 }
 
