@@ -91,6 +91,8 @@ export interface Config {
     sessionIdleMs: number;
     sessionMaxMs: number;
     auditRetentionDays: number;
+    /** BUSINESS_HOURS, "HH:MM-HH:MM" (docs/workspace.md, "La promesse des 24 heures ouvrées"). */
+    businessHours: string;
   };
   /** docs/delivery.md, « Alerts »: the second channel, beside the agency's e-mail. */
   alerts: {
@@ -213,6 +215,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       sessionIdleMs: env.STAFF_SESSION_IDLE_MINUTES * 60 * 1000,
       sessionMaxMs: env.STAFF_SESSION_MAX_HOURS * 60 * 60 * 1000,
       auditRetentionDays: env.STAFF_AUDIT_RETENTION_DAYS,
+      businessHours: env.BUSINESS_HOURS,
     },
     alerts: { webhookUrl: env.ALERT_WEBHOOK_URL, webhookFormat: env.ALERT_WEBHOOK_FORMAT },
     webhooks: {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { InvalidConfigError, type Config } from '../config.ts';
 import { maskText } from '../domain/masking.ts';
-import { excelCsv, machineCsv, summary } from './lead-table.ts';
+import { excelCsv, machineCsv, summary } from '../domain/lead-table.ts';
 import { pruneOutbox } from '../providers/outbox-pruning.ts';
 import { assertJournalExists, createStore, MissingJournalError } from '../store/create-store.ts';
 import type { LeadStatus } from '../domain/lead-status.ts';

@@ -265,6 +265,13 @@ export const EnvSchema = Type.Object({
     description:
       'Workspace: longest life of a session, however active; then the member signs in again',
   }),
+  BUSINESS_HOURS: Type.String({
+    default: '09:00-18:00',
+    pattern: String.raw`^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-4]):[0-5]\d$`,
+    expected: 'HH:MM-HH:MM, opening then closing time',
+    description:
+      'Workspace: opening hours, Monday to Friday except French public holidays, Europe/Paris, for the 24-business-hour answer promise',
+  }),
   STAFF_AUDIT_RETENTION_DAYS: integer({
     minimum: 30,
     default: 365,

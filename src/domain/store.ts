@@ -6,6 +6,7 @@ import type { ConfirmationSends } from './confirmation-cap.ts';
 import type { Deliveries } from './deliveries.ts';
 import type { IdempotencyKeys } from './idempotency-keys.ts';
 import type { LeadStatus } from './lead-status.ts';
+import type { LeadWork } from './lead-work.ts';
 import type { NewsletterJournal } from './newsletter.ts';
 import type { PrivacyRegister } from './privacy-register.ts';
 import type { RateBudgets } from './rate-budget.ts';
@@ -67,6 +68,8 @@ export interface Store {
   readonly newsletter: NewsletterJournal;
   /** docs/workspace.md: the agency's team, its sessions and the audit trail. */
   readonly staff: StaffJournal;
+  /** docs/workspace.md: the team's work on each lead, its inbox queries and search. */
+  readonly work: LeadWork;
   /** Throws when the database cannot be reached (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -69,7 +69,18 @@ export function keyRowsOf(
   }));
 }
 
-export type NewLeadRow = Omit<LeadsTable, 'last_error' | 'provider_answer' | 'claimed_until'>;
+/** The workspace's columns start empty (« nouveau » by the column's default). */
+export type NewLeadRow = Omit<
+  LeadsTable,
+  | 'last_error'
+  | 'provider_answer'
+  | 'claimed_until'
+  | 'work_status'
+  | 'assignee'
+  | 'read_at'
+  | 'read_by'
+  | 'started_at'
+>;
 
 export function leadRowOf(
   { lead, steps, spam = false, spamReason }: AcceptInput,

@@ -16,6 +16,8 @@ import { SqliteJournalWrites } from './sqlite/sqlite-journal-writes.ts';
 import { withStatementCache } from './sqlite/sqlite-statement-cache.ts';
 import { storeConsentWordings } from './sql-consent.ts';
 import { SqlStore } from './sql-store.ts';
+import { postgresLeadSearch } from './lead-search-postgres.ts';
+import { sqliteLeadSearch } from './lead-search-sqlite.ts';
 import type { Store } from '../domain/store.ts';
 import type { Database } from './tables.ts';
 
@@ -84,7 +86,12 @@ export async function createStore(settings: StoreSettings): Promise<Store> {
     await db.destroy();
     throw error;
   }
-  return new SqlStore(db, writes(settings.secrets ?? []), settings.secrets ?? []);
+  return new SqlStore(
+    db,
+    writes(settings.secrets ?? []),
+    settings.databaseUrl ? postgresLeadSearch : sqliteLeadSearch,
+    settings.secrets ?? [],
+  );
 }
 
 interface Opened {

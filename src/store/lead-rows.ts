@@ -1,5 +1,8 @@
+import type { SpamReason } from '../domain/spam-reason.ts';
 import type { Selectable } from 'kysely';
 import type { Lead } from '../domain/lead.ts';
+import type { LeadStatus } from '../domain/lead-status.ts';
+import type { JournalEntry } from '../domain/store.ts';
 import { consentOf } from './sql-consent.ts';
 import type { LeadsTable } from './tables.ts';
 
@@ -11,6 +14,18 @@ export function leadOf(row: Selectable<LeadsTable>): Lead {
     receivedAt: new Date(row.received_at),
     consent: consentOf(row),
   } as Lead;
+}
+
+export function entryOf(row: Selectable<LeadsTable>): JournalEntry {
+  return {
+    lead: leadOf(row),
+    status: row.status as LeadStatus,
+    attempts: Number(row.attempts),
+    lastError: row.last_error,
+    providerAnswer: row.provider_answer,
+    updatedAt: new Date(row.updated_at),
+    spamReason: (row.spam_reason as SpamReason | null) ?? null,
+  };
 }
 
 /**

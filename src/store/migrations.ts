@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { Migrator, PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 import { staffMigration } from './staff-migration.ts';
 
 /*
@@ -237,7 +237,105 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .execute();
     },
   },
+  // docs/workspace.md: how the team works each lead (status, assignee, first reading), its notes and
+  // history, and the indexes of the inbox (newest first, by status, by assignee, a person's leads).
+  '2026-11-26-600-workspace-leads': {
+    async up(db) {
+      for (const column of ['assignee', 'read_at', 'read_by', 'started_at']) {
+        await db.schema.alterTable('leads').addColumn(column, 'text').execute();
+      }
+      await db.schema
+        .alterTable('leads')
+        .addColumn('work_status', 'text', (col) => col.notNull().defaultTo('nouveau'))
+        .execute();
+      const indexes: [string, string[]][] = [
+        ['leads_received', ['received_at', 'id']],
+        ['leads_work_status', ['work_status', 'received_at', 'id']],
+        ['leads_assignee', ['assignee', 'received_at', 'id']],
+        ['leads_assignee_status', ['assignee', 'work_status', 'received_at', 'id']],
+        ['leads_email', ['email', 'received_at']],
+      ];
+      for (const [name, columns] of indexes) {
+        await db.schema.createIndex(name).on('leads').columns(columns).execute();
+      }
+      await db.schema
+        .createTable('lead_activity')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('lead_id', 'text', (col) => col.notNull())
+        .addColumn('at', 'text', (col) => col.notNull())
+        .addColumn('staff_id', 'text', (col) => col.notNull())
+        .addColumn('staff_name', 'text', (col) => col.notNull())
+        .addColumn('kind', 'text', (col) => col.notNull())
+        .addColumn('value', 'text')
+        .addColumn('previous', 'text')
+        .execute();
+      await db.schema
+        .createIndex('lead_activity_lead')
+        .on('lead_activity')
+        .columns(['lead_id', 'at'])
+        .execute();
+      if (isPostgres(db)) await postgresLeadSearch(db);
+      else await sqliteLeadSearch(db);
+    },
+  },
 };
+
+/*
+ * Full-text search over what a person wrote (docs/workspace.md, "Recherche"): the one schema object
+ * that differs by dialect, so the migration asks which database it runs on.
+ */
+function isPostgres(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+const ACCENTED = 'àâäáãåçéèêëíìîïñóòôöõúùûüýÿÀÂÄÁÃÅÇÉÈÊËÍÌÎÏÑÓÒÔÖÕÚÙÛÜÝŸ';
+const UNACCENTED = 'aaaaaaceeeeiiiinooooouuuuyyAAAAAACEEEEIIIINOOOOOUUUUYY';
+
+/**
+ * PostgreSQL: the words of a lead's payload without accents, as ASCII words ('simple' lower-cases
+ * them), JSON escapes and punctuation turned to spaces so an address is found by any of its parts.
+ * The query (lead-search-postgres.ts) repeats this exact expression so the GIN index serves it.
+ */
+export const POSTGRES_LEAD_DOCUMENT = `to_tsvector('simple'::regconfig, regexp_replace(translate(payload, '${ACCENTED}', '${UNACCENTED}'), '\\\\[nrtbf]|[^A-Za-z0-9]+', ' ', 'g'))`;
+
+async function postgresLeadSearch(db: Kysely<unknown>): Promise<void> {
+  await sql
+    .raw(`CREATE INDEX leads_search ON leads USING gin ((${POSTGRES_LEAD_DOCUMENT}))`)
+    .execute(db);
+  // The audit's sector, read by the inbox's filter with this exact expression (lead-search-postgres.ts).
+  await sql
+    .raw(`CREATE INDEX leads_sector ON leads (((payload::jsonb ->> 'sector')), received_at, id)`)
+    .execute(db);
+}
+
+/**
+ * SQLite: an FTS5 index without a copy of the text (contentless, deletable), fed and emptied by
+ * triggers on `leads`, so the intake, erasure and retention need no code of their own. Its rows are
+ * numbered through lead_search_rows, as a VACUUM may renumber the rowids of `leads`.
+ */
+async function sqliteLeadSearch(db: Kysely<unknown>): Promise<void> {
+  const words = (row: string) =>
+    `(SELECT group_concat(value, ' ') FROM json_tree(${row}.payload) WHERE type = 'text')`;
+  for (const statement of [
+    `CREATE TABLE lead_search_rows (row_id INTEGER PRIMARY KEY, lead_ref TEXT NOT NULL UNIQUE)`,
+    `CREATE VIRTUAL TABLE lead_search USING fts5(body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`,
+    `CREATE TRIGGER leads_search_insert AFTER INSERT ON leads BEGIN
+       INSERT INTO lead_search_rows (lead_ref) VALUES (new.id);
+       INSERT INTO lead_search (rowid, body) VALUES (last_insert_rowid(), ${words('new')});
+     END`,
+    `CREATE TRIGGER leads_search_delete AFTER DELETE ON leads BEGIN
+       DELETE FROM lead_search WHERE rowid = (SELECT row_id FROM lead_search_rows WHERE lead_ref = old.id);
+       DELETE FROM lead_search_rows WHERE lead_ref = old.id;
+     END`,
+    // The audit's sector, read by the inbox's filter with this exact expression (lead-search-sqlite.ts).
+    `CREATE INDEX leads_sector ON leads (json_extract(payload, '$.sector'), received_at, id)`,
+    `INSERT INTO lead_search_rows (lead_ref) SELECT id FROM leads ORDER BY received_at`,
+    `INSERT INTO lead_search (rowid, body)
+       SELECT r.row_id, ${words('l')} FROM lead_search_rows r JOIN leads l ON l.id = r.lead_ref`,
+  ]) {
+    await sql.raw(statement).execute(db);
+  }
+}
 
 function migrator(db: Kysely<unknown>): Migrator {
   return new Migrator({

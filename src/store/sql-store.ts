@@ -1,12 +1,14 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { LEAD_STATUSES, type LeadStatus } from '../domain/lead-status.ts';
 import type { SpamReason } from '../domain/spam-reason.ts';
 import type { JournalEntry, Store } from '../domain/store.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
-import { leadOf } from './lead-rows.ts';
+import { entryOf as toEntry } from './lead-rows.ts';
 import { SqlConfirmationSends } from './sql-confirmation-sends.ts';
 import { SqlDeliveries } from './sql-deliveries.ts';
 import { SqlDeliveryAlerts } from './sql-delivery-alerts.ts';
+import type { LeadSearchDialect } from './lead-search.ts';
+import { SqlLeadWork } from './sql-lead-work.ts';
 import { SqlNewsletter } from './sql-newsletter.ts';
 import { SqlPeople } from './sql-people.ts';
 import { SqlPrivacyRequests } from './sql-privacy-requests.ts';
@@ -31,10 +33,13 @@ export class SqlStore implements Store {
   readonly staff: SqlStaff;
   readonly alerts: SqlDeliveryAlerts;
   readonly privacyRequests: SqlPrivacyRequests;
+  readonly work: SqlLeadWork;
 
   constructor(
     private readonly db: Kysely<Database>,
     writes: JournalWrites,
+    /** The full-text search and JSON reads of the workspace's inbox, per dialect (lead-search.ts). */
+    search: LeadSearchDialect,
     /** Configured keys and passwords a provider's words may quote (docs/delivery.md, « Alerts »). */
     secrets: readonly string[] = [],
   ) {
@@ -47,6 +52,7 @@ export class SqlStore implements Store {
     this.staff = new SqlStaff(db);
     this.alerts = new SqlDeliveryAlerts(db, secrets);
     this.privacyRequests = new SqlPrivacyRequests(db);
+    this.work = new SqlLeadWork(db, search);
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {
@@ -107,16 +113,4 @@ export class SqlStore implements Store {
   async close(): Promise<void> {
     await this.db.destroy();
   }
-}
-
-function toEntry(row: Selectable<LeadsTable>): JournalEntry {
-  return {
-    lead: leadOf(row),
-    status: row.status as LeadStatus,
-    attempts: Number(row.attempts),
-    lastError: row.last_error,
-    providerAnswer: row.provider_answer,
-    updatedAt: new Date(row.updated_at),
-    spamReason: (row.spam_reason as SpamReason | null) ?? null,
-  };
 }

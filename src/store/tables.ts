@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Kysely's view of the tables created by migrations.ts. Times are ISO-8601 text in both dialects. */
 export interface LeadsTable {
   id: string;
@@ -21,6 +23,26 @@ export interface LeadsTable {
   consent_network: string | null;
   /** Why a `spam` lead is one (src/domain/spam-reason.ts); null for every other lead. */
   spam_reason: string | null;
+  /** docs/workspace.md: the team's work on the lead (lead-work.ts), a staff id, its first reading. */
+  work_status: Generated<string>;
+  assignee: string | null;
+  read_at: string | null;
+  read_by: string | null;
+  /** When the lead first left « nouveau ». */
+  started_at: string | null;
+}
+
+/** docs/workspace.md: a lead's notes and changes of status or assignee, with who and when. */
+export interface LeadActivityTable {
+  id: string;
+  lead_id: string;
+  at: string;
+  staff_id: string;
+  /** The staff member's name then, so the history reads the same after an account is renamed. */
+  staff_name: string;
+  kind: string;
+  value: string | null;
+  previous: string | null;
 }
 
 /** Each consent wording ever shown, once, under the SHA-256 of its text. */
@@ -224,4 +246,5 @@ export interface Database {
   staff_audit: StaffAuditTable;
   delivery_alerts: DeliveryAlertsTable;
   privacy_requests: PrivacyRequestsTable;
+  lead_activity: LeadActivityTable;
 }

@@ -9,7 +9,8 @@ import { FORM_MEDIA_TYPE } from '../http/body-parsers.ts';
 import { hashOf, readManifest } from '../http/site-files.ts';
 import { WORKSPACE_PATH } from '../schemas/workspace-paths.ts';
 import { registerAccountRoutes } from './account-routes.ts';
-import { registerHomeRoute } from './home-route.ts';
+import { registerInboxRoutes } from './inbox-routes.ts';
+import { registerLeadPageRoutes } from './lead-page-routes.ts';
 import { registerInvitationRoutes } from './invitation-routes.ts';
 import { registerJournalRoutes } from './journal-routes.ts';
 import { scryptPasswords, type ScryptCost } from './secrets.ts';
@@ -43,7 +44,8 @@ export interface WorkspaceDependencies {
 
 /** docs/workspace.md, "Adding a page": every set of pages of the workspace, in navigation order. */
 const PAGES: readonly WorkspacePages[] = [
-  registerHomeRoute,
+  registerInboxRoutes,
+  registerLeadPageRoutes,
   registerTeamRoutes,
   registerJournalRoutes,
   registerAccountRoutes,

@@ -1,6 +1,6 @@
-import type { JournalEntry } from '../domain/store.ts';
-import { emailOf } from '../domain/lead.ts';
-import { leadCsv } from '../domain/lead-csv.ts';
+import type { JournalEntry } from './store.ts';
+import { emailOf } from './lead.ts';
+import { leadCsv } from './lead-csv.ts';
 import { LEAD_KINDS } from '../schemas/lead-kinds.ts';
 
 /** The journal columns every export starts with. */

@@ -1,0 +1,30 @@
+import type { Expression, SqlBool } from 'kysely';
+
+/**
+ * What differs between the dialects in the inbox's queries (docs/workspace.md, "Recherche"): the
+ * full-text match and reading a field of the JSON payload. One implementation per dialect, chosen by
+ * createStore.
+ */
+export interface LeadSearchDialect {
+  /** True for a lead whose words include each of `words` as a prefix. */
+  matches(words: readonly string[]): Expression<SqlBool>;
+  /** An audit's sector (spec 2.3), the expression its index is built on (migrations.ts). */
+  readonly sector: Expression<string | null>;
+}
+
+const MAX_WORDS = 8;
+
+/**
+ * The words to look for: accents removed, lower-cased, split on anything that is not a letter or a
+ * digit (so "marie.dupont@" finds the address by its parts), as both indexes split the text.
+ */
+export function searchWords(text: string): string[] {
+  const words = text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0)
+    .map((word) => word.slice(0, 40));
+  return [...new Set(words)].slice(0, MAX_WORDS);
+}

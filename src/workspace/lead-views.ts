@@ -1,0 +1,71 @@
+import type { BusinessHours } from '../domain/business-hours.ts';
+import { addBusinessHours } from '../domain/business-hours.ts';
+import { emailOf } from '../domain/lead.ts';
+import { channelOf, LEAD_CHANNEL_LABELS, type InboxEntry } from '../domain/lead-work.ts';
+import type { LeadStatus } from '../domain/lead-status.ts';
+import { leadKindOf, textField, type LeadKind } from '../schemas/lead-kinds.ts';
+import { SECTOR_LABELS } from '../schemas/questionnaires.ts';
+import type { Sector } from '../schemas/sectors.ts';
+
+/** docs/workspace.md: what the team reads for each value the journal holds. */
+export const KIND_LABELS: Record<string, string> = {
+  contact: 'Contact',
+  audit: 'Audit',
+  subscribe: 'Lettre',
+};
+
+export const DELIVERY_LABELS: Record<LeadStatus, string> = {
+  pending: 'En attente',
+  failed: 'En échec, nouvel essai prévu',
+  dead: 'Abandonnée',
+  delivered: 'Livrée',
+  refused: 'Refusée par le destinataire',
+  spam: 'Retenue',
+};
+
+/** The kinds whose sender was promised an answer within 24 business hours (spec 1). */
+export const ANSWERED_KINDS: readonly LeadKind[] = ['contact', 'audit'];
+export const PROMISED_HOURS = 24;
+
+export function kindLabel(kind: string): string {
+  return KIND_LABELS[kind] ?? kind;
+}
+
+export function personName(entry: InboxEntry): string {
+  const descriptor = leadKindOf(entry.lead.kind);
+  const data = entry.lead.data;
+  const name = [descriptor.fields.firstName, descriptor.fields.lastName]
+    .map((field) => textField(data, field))
+    .filter(Boolean)
+    .join(' ');
+  return name || emailOf(entry.lead);
+}
+
+/** An audit's sector by its French name, or a contact's service. */
+export function topicOf(entry: InboxEntry): string {
+  const data = entry.lead.data as Record<string, unknown>;
+  const sector = textField(data, 'sector');
+  if (sector) return SECTOR_LABELS[sector as Sector] ?? sector;
+  return textField(data, 'SERVICE') ?? '';
+}
+
+export function channelLabel(entry: InboxEntry): string {
+  return LEAD_CHANNEL_LABELS[channelOf(entry.lead.consent?.channel)];
+}
+
+/** The answer's due time, for a lead that promised one and is still « nouveau ». */
+export function dueOf(entry: InboxEntry, hours: BusinessHours): Date | undefined {
+  if (entry.work.status !== 'nouveau' || !ANSWERED_KINDS.includes(entry.lead.kind))
+    return undefined;
+  return addBusinessHours(entry.lead.receivedAt, PROMISED_HOURS, hours);
+}
+
+/** A label a person reads for a field: the first clause of its schema description (French). */
+export function fieldLabel(kind: LeadKind, field: string): string {
+  const schema = leadKindOf(kind).schema as {
+    properties: Record<string, { description?: string }>;
+  };
+  const description = schema.properties[field]?.description;
+  if (!description) return field;
+  return description.split(/\.\s|\s;|,\s|\s\(/)[0]!.replace(/\.$/, '');
+}
