@@ -2,7 +2,6 @@ import type { JournalEntry } from './store.ts';
 import type { ConsentChannel } from '../schemas/consent.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
 import type { LeadStatus } from './lead-status.ts';
-import type { Lead } from './lead.ts';
 
 /*
  * How the agency works its leads (docs/workspace.md, "La boîte de réception"): each lead's work

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import { LEAD_STATUSES, type LeadStatus } from '../domain/lead-status.ts';
-import type { SpamReason } from '../domain/spam-reason.ts';
 import type { JournalEntry, Store } from '../domain/store.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
 import { entryOf as toEntry } from './lead-rows.ts';
@@ -17,7 +16,7 @@ import { SqlRateBudgets } from './sql-rate-budgets.ts';
 import { databaseSecret } from './sql-secrets.ts';
 import type { JournalWrites } from './journal-writes.ts';
 import { SqlStaff } from './sql-staff.ts';
-import type { Database, LeadsTable } from './tables.ts';
+import type { Database } from './tables.ts';
 
 /**
  * The journal in SQL that SQLite and PostgreSQL both run; what differs between them is `writes`, the

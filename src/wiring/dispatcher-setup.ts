@@ -2,11 +2,7 @@ import type { Config } from '../config.ts';
 import { withConfirmationCap, withHeldBackFlag } from '../domain/confirmation-cap.ts';
 import { loggedDeliveries } from '../domain/delivery-log.ts';
 import { CONFIRMATION_DESTINATION, type Destination } from '../domain/destination.ts';
-import {
-  createDispatcher,
-  type Dispatcher,
-  type DispatcherTimings,
-} from '../domain/dispatcher.ts';
+import { createDispatcher, type Dispatcher, type DispatcherTimings } from '../domain/dispatcher.ts';
 import type { LeadLog } from '../domain/lead-log.ts';
 import type { Provider } from '../domain/provider.ts';
 import type { Store } from '../domain/store.ts';
