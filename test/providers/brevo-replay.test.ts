@@ -20,7 +20,7 @@ beforeEach(async () => {
       BREVO_API_KEY: 'k',
       BREVO_API_URL: fake.url,
       BREVO_NEWSLETTER_LIST_ID: '8',
-      PROVIDER_TIMEOUT_MS: '500',
+      PROVIDER_TIMEOUT_MS: '5000',
     },
   });
 });

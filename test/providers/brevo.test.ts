@@ -24,7 +24,7 @@ async function start(env: Record<string, string> = {}) {
       MAIL_PROVIDER: 'brevo',
       BREVO_API_KEY: 'k',
       BREVO_API_URL: fake.url,
-      PROVIDER_TIMEOUT_MS: '500',
+      PROVIDER_TIMEOUT_MS: '5000',
       MAIL_FROM: 'Agence Exemple <bonjour@agence.example>',
       AGENCY_EMAIL: 'equipe@agence.example',
       BREVO_CONTACT_LIST_ID: '7',

@@ -77,12 +77,12 @@ describe('MAIL_PROVIDER=smtp sends the same e-mails to a real SMTP server (READM
   it('subscribe and audit: the agency is notified, a subscriber gets only the link to confirm, once; existing comes from the store', async () => {
     const smtp = await sink();
     const t = await appSendingTo(smtp.url);
-    expect((await postJson(t.app, '/api/subscribe', validSubscribe)).json()).toEqual({
+    expect((await postJson(t.app, '/api/subscribe', validSubscribe)).json()).toMatchObject({
       success: true,
       existing: false,
     });
     const again = { ...validSubscribe, lastName: 'Martin' };
-    expect((await postJson(t.app, '/api/subscribe', again)).json()).toEqual({
+    expect((await postJson(t.app, '/api/subscribe', again)).json()).toMatchObject({
       success: true,
       existing: true,
     });

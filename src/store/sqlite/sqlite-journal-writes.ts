@@ -85,6 +85,9 @@ export class SqliteJournalWrites implements JournalWrites {
    * freed ones in the file): copy the WAL's pages into the file and truncate it to zero bytes.
    */
   async afterErasure(): Promise<void> {
+    // The inbox's full-text index (docs/workspace.md) keeps a deleted row's words in its segments
+    // until they are merged: merge them now.
+    await sql`insert into lead_search (lead_search) values ('optimize')`.execute(this.db);
     await sql`pragma wal_checkpoint(TRUNCATE)`.execute(this.db);
   }
 
