@@ -110,8 +110,9 @@ async function publish(settledBefore: number, cacheDir: string, name: string, ou
     // Identifiers are kept, so a stack trace still names its functions.
     minifyWhitespace: true,
     minifySyntax: true,
-    // Native addons (and pg's optional one, and esbuild's binary) load files next to themselves.
-    external: ['better-sqlite3', 'pg-native', 'esbuild'],
+    // Native addons (and pg's optional one, esbuild's binary, sharp's libvips) load files next to
+    // themselves.
+    external: ['better-sqlite3', 'pg-native', 'esbuild', 'sharp'],
     define: { LEADGATE_BUNDLED: 'true' },
     plugins: [keepFileUrls(outdir)],
     metafile: true,

@@ -125,7 +125,7 @@ describe('the CLI bundle written by leadgate build (cold start, docs/performance
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: 'lea@example.fr', firstName: 'Léa' }),
       });
-      expect(await lead.json()).toEqual({ success: true, existing: false });
+      expect(await lead.json()).toMatchObject({ success: true, existing: false });
       for (let attempt = 0; attempt < 200 && receiver.received.length === 0; attempt++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
