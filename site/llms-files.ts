@@ -84,7 +84,9 @@ export function llmsTxt(pages: Page[], siteUrl: string): string {
       // An action without a page of its own: the privacy notice, which states the rights it serves.
       find(action.page)
         ? pageUrl(find(action.page)!)
-        : `${privacy ? pageUrl(privacy) : `${siteUrl}/developers.md`}#${action.endpoint.slice(1).replace('/', '-')}`,
+        : privacy
+          ? pageUrl(privacy)
+          : `${siteUrl}/developers.md`,
       action.notes,
     ),
   );
