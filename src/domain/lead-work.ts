@@ -1,4 +1,5 @@
-import type { JournalEntry } from './store.ts';
+import type { Lead } from './lead.ts';
+import type { SpamReason } from './spam-reason.ts';
 import type { ConsentChannel } from '../schemas/consent.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
 import type { LeadStatus } from './lead-status.ts';
@@ -61,7 +62,14 @@ export interface WorkState {
 }
 
 /** A journal entry (store.ts, JournalEntry) with the team's work on it. */
-export interface InboxEntry extends JournalEntry {
+export interface InboxEntry {
+  lead: Lead;
+  status: LeadStatus;
+  attempts: number;
+  lastError: string | null;
+  providerAnswer: string | null;
+  updatedAt: Date;
+  spamReason: SpamReason | null;
   work: WorkState;
 }
 
