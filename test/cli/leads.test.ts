@@ -199,7 +199,7 @@ describe(
       );
       expect(status.stdout).toMatch(/confirmation-email \(outbox\) +en attente 1/);
       expect(status.stdout).toMatch(
-        /Total : en attente 2, en reprise 0, abandonnées 0 ; plus ancienne demande non livrée : \d+ s\./,
+        /Total : en attente 2, en reprise 0, abandonnées 0, refusées 0 ; plus ancienne demande non livrée : \d+ s\./,
       );
 
       const replay = await leadgate(['leads', 'replay']);
