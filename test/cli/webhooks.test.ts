@@ -124,7 +124,10 @@ describe('leadgate leads status / replay --destination with webhooks (docs/webho
     const status = await leadgate(['leads', 'status'], env);
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toMatch(
-      new RegExp(`^${name} \\(webhook\\) +en attente 0  en reprise 0  abandonnées 1$`, 'm'),
+      new RegExp(
+        `^${name} \\(webhook\\) +en attente 0  en reprise 0  abandonnées 1  refusées 0$`,
+        'm',
+      ),
     );
 
     const unknown = await leadgate(['leads', 'replay', '--destination', 'webhook:nope'], env);

@@ -62,7 +62,7 @@ describe('NODE_ENV=production refuses a start that would mislead', { timeout: 12
     });
     expect(await launched.exited).toEqual({ code: 2, signal: null });
     expect(expectOneLine(launched.stderr())).toMatch(
-      /^Configuration invalide : NODE_ENV=production refuse de démarrer : site\/agency\.ts still holds \d+ sample values/,
+      /^Configuration invalide : NODE_ENV=production refuse de démarrer : site\/agency\.yaml still holds \d+ sample values/,
     );
     // A refused start does not rebuild dist/ first.
     expect(existsSync(fresh)).toBe(false);
