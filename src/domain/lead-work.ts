@@ -1,5 +1,4 @@
-import type { Lead } from './lead.ts';
-import type { SpamReason } from './spam-reason.ts';
+import type { JournalEntry } from './journal-entry.ts';
 import type { ConsentChannel } from '../schemas/consent.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
 import type { LeadStatus } from './lead-status.ts';
@@ -62,14 +61,7 @@ export interface WorkState {
 }
 
 /** A journal entry (store.ts, JournalEntry) with the team's work on it. */
-export interface InboxEntry {
-  lead: Lead;
-  status: LeadStatus;
-  attempts: number;
-  lastError: string | null;
-  providerAnswer: string | null;
-  updatedAt: Date;
-  spamReason: SpamReason | null;
+export interface InboxEntry extends JournalEntry {
   work: WorkState;
 }
 

@@ -1,31 +1,17 @@
-import type { SpamReason } from './spam-reason.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
-import type { Lead } from './lead.ts';
+import type { JournalEntry } from './journal-entry.ts';
+import type { LeadStatus } from './lead-status.ts';
 import type { DeliveryAlerts } from './alerts.ts';
 import type { ConfirmationSends } from './confirmation-cap.ts';
 import type { Deliveries } from './deliveries.ts';
 import type { IdempotencyKeys } from './idempotency-keys.ts';
-import type { LeadStatus } from './lead-status.ts';
 import type { LeadWork } from './lead-work.ts';
 import type { NewsletterJournal } from './newsletter.ts';
 import type { PrivacyRegister } from './privacy-register.ts';
 import type { RateBudgets } from './rate-budget.ts';
 import type { StaffJournal } from './staff.ts';
 
-/** One row of the journal, as the CLI and replay see it. */
-export interface JournalEntry {
-  lead: Lead;
-  status: LeadStatus;
-  attempts: number;
-  lastError: string | null;
-  providerAnswer: string | null;
-  updatedAt: Date;
-  /**
-   * Why the bot trap journaled it as `spam` (column `leads.spam_reason`): what the agency reviews
-   * before `leads release`; kept after a release, null for a lead never caught.
-   */
-  spamReason: SpamReason | null;
-}
+export type { JournalEntry };
 
 /** The durable journal of leads and the addresses known per audience (one small interface, two SQL dialects). */
 export interface Store {
