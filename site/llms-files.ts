@@ -81,11 +81,12 @@ export function llmsTxt(pages: Page[], siteUrl: string): string {
   const actions = AGENT_ACTIONS.map((action) =>
     link(
       `${action.name} : POST ${action.endpoint}`,
-      // An action without a page of its own: the privacy notice, which states the rights it serves.
+      // An action without a page of its own: the privacy notice's section on the rights it serves
+      // (its own anchor, so the notice itself is listed once, as the consent rule).
       find(action.page)
         ? pageUrl(find(action.page)!)
         : privacy
-          ? pageUrl(privacy)
+          ? `${pageUrl(privacy)}#vos-droits`
           : `${siteUrl}/developers.md`,
       action.notes,
     ),

@@ -66,7 +66,8 @@ describe.skipIf(!hasChromium())('accessibility in Chromium (quality bar, docs/qu
     // A phone first, as Lighthouse and most visitors see the site: reflow problems show up here.
     const paths = [...chromium.served.manifest.pages.map((page) => page.path), NOT_FOUND];
     expect(await audit(await newContext(390, 844), paths)).toEqual({});
-  }, 180_000);
+    // ~25 s alone; axe on 25 pages shares two cores with three other files in a full run.
+  }, 420_000);
 
   it('axe-core reports 0 violations at desktop width (one page per template: home, form, sector)', async () => {
     const paths = ['/', '/contact', '/secteurs/boutiques'];
