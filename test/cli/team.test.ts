@@ -18,9 +18,12 @@ afterEach(async () => {
 describe('leadgate team add', () => {
   it('prints a single-use invitation link that makes an admin who can sign in', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'leadgate-team-'));
+    // The command writes into the journal the server reads (PostgreSQL in the postgres project).
+    test = await buildTestApp({ env: { DATA_DIR: dataDir } });
     const run = await runLeadgate(['team', 'add', 'Patron@Agence.fr', '--admin'], {
       DATA_DIR: dataDir,
       SITE_URL: 'http://localhost:3000',
+      ...(test.config.databaseUrl && { DATABASE_URL: test.config.databaseUrl }),
     });
     expect(run.code, run.stderr).toBe(0);
     const link = /http:\/\/localhost:3000\/equipe\/invitation\?jeton=[A-Za-z0-9_-]{43}/.exec(
@@ -28,7 +31,6 @@ describe('leadgate team add', () => {
     )?.[0];
     expect(link, run.stdout).toBeDefined();
     expect(run.stdout).toContain('patron@agence.fr (administrateur)');
-    test = await buildTestApp({ env: { DATA_DIR: dataDir } });
     const token = new URL(link!).searchParams.get('jeton')!;
     const set = { jeton: token, password: PASSWORD, confirmation: PASSWORD };
     expect((await postForm(test.app, '/equipe/invitation', set)).statusCode).toBe(303);
