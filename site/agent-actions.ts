@@ -4,9 +4,9 @@ import {
   DIAGNOSTIC_EXAMPLE,
   SUBSCRIBE_EXAMPLE,
 } from '../src/schemas/examples.ts';
-import { PRIVACY_PAGE_PATH } from '../src/schemas/privacy-pages.ts';
 import {
   PRIVACY_API_PATH,
+  PRIVACY_PAGE_PATH,
   PRIVACY_EXAMPLE,
   PRIVACY_TOOL_NAME,
 } from '../src/schemas/privacy-request.ts';

@@ -27,7 +27,7 @@ import { llmsFullTxt, llmsTxt } from './llms-files.ts';
 import { renderMarkdown } from './markdown.ts';
 import { typeset } from './typeset.ts';
 import { writeSite } from './output.ts';
-import { newsletterPageFiles } from './newsletter-pages.ts';
+import { newsletterPageFiles, privacyPageFiles } from './newsletter-pages.ts';
 import { pageMarkdown } from './page-markdown.ts';
 import { loadPages, type Page } from './pages.ts';
 import { FOOTER_LINKS, PRIMARY_NAV } from './site-info.ts';
@@ -216,12 +216,18 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     return { page, markdown };
   });
 
-  const linkPages = newsletterPageFiles(context, manifest.builtAt.slice(0, 10));
-  manifest.newsletterPages = {};
-  for (const [state, { file, html }] of Object.entries(linkPages)) {
-    files.set(file, html);
-    manifest.newsletterPages[state as keyof typeof linkPages] = file;
-  }
+  // The answers to the signed links, written beside the pages and listed by state in the manifest.
+  const listed = <S extends string>(pages: Record<S, { file: string; html: string }>) => {
+    const byState: Partial<Record<S, string>> = {};
+    for (const [state, { file, html }] of Object.entries(pages) as [S, (typeof pages)[S]][]) {
+      files.set(file, html);
+      byState[state] = file;
+    }
+    return byState;
+  };
+  const today = manifest.builtAt.slice(0, 10);
+  manifest.newsletterPages = listed(newsletterPageFiles(context, today));
+  manifest.privacyPages = listed(privacyPageFiles(context, today));
 
   const machineFiles: Record<string, string> = {
     'llms.txt': llmsTxt(pages, siteUrl),

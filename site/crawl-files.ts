@@ -2,6 +2,7 @@ import {
   NEWSLETTER_CONFIRM_PATH,
   NEWSLETTER_UNSUBSCRIBE_PATH,
 } from '../src/schemas/newsletter-pages.ts';
+import { PRIVACY_CONFIRM_PATH } from '../src/schemas/privacy-pages.ts';
 import { WORKSPACE_PATH } from '../src/schemas/workspace-paths.ts';
 import type { Page } from './pages.ts';
 import { AGENCY } from './agency.ts';
@@ -27,8 +28,8 @@ ${urls.join('\n')}
 /**
  * Robots named one by one (docs/site.md), grouped by what they do with the pages. Crawlers stay out
  * of /api/ and /mcp, which take only POSTs made with a person's consent; agents that fetch a page
- * because a person asked them to (user-triggered) may also reach them, since /llms.txt invites them
- * to act there (docs/agents.md).
+ * because a person asked them to (user-triggered), named here or not, may also reach them, since
+ * /llms.txt invites them to act there (docs/agents.md).
  */
 export const ROBOT_GROUPS = [
   {
@@ -74,17 +75,26 @@ export const ROBOT_GROUPS = [
 const ACTION_PATHS = ['/api/', '/mcp'];
 
 /**
- * The answers to a newsletter's signed links (docs/consent.md): meant for the person who got the
- * e-mail, never for a robot, not even one sent by a person.
+ * The answers to a signed link (docs/consent.md): a newsletter's confirmation and unsubscribe
+ * pages, a privacy request's confirmation. Nothing for a crawler to index (noindex); an agent sent
+ * by the person may open them (GET only shows a button; the unsubscribe page without a link offers
+ * the request of /vos-donnees).
  */
-const PERSONAL_LINK_PATHS = [NEWSLETTER_CONFIRM_PATH, NEWSLETTER_UNSUBSCRIBE_PATH];
+const PERSONAL_LINK_PATHS = [
+  NEWSLETTER_CONFIRM_PATH,
+  NEWSLETTER_UNSUBSCRIBE_PATH,
+  PRIVACY_CONFIRM_PATH,
+];
 
 /** The agency's workspace (docs/workspace.md): staff only, closed to every robot. */
 const STAFF_PATHS = [WORKSPACE_PATH];
 
-function rules(actsForAPerson: boolean): string {
-  const closed = [...PERSONAL_LINK_PATHS, ...STAFF_PATHS];
-  const refused = actsForAPerson ? closed : [...ACTION_PATHS, ...closed];
+/**
+ * A crawler stays out of the action endpoints and the link pages; an agent acting for a person may
+ * reach all /llms.txt invites it to (docs/agents.md), only the workspace stays closed.
+ */
+function rules(crawler: boolean): string {
+  const refused = crawler ? [...ACTION_PATHS, ...PERSONAL_LINK_PATHS, ...STAFF_PATHS] : STAFF_PATHS;
   return ['Allow: /', ...refused.map((path) => `Disallow: ${path}`)].join('\n');
 }
 
@@ -92,17 +102,20 @@ function rules(actsForAPerson: boolean): string {
 export function robotsTxt(siteUrl: string): string {
   const groups = ROBOT_GROUPS.map(
     (group) =>
-      `# ${group.why}\n${group.agents.map((agent) => `User-agent: ${agent}`).join('\n')}\n${rules(group.actsForAPerson)}`,
+      `# ${group.why}\n${group.agents.map((agent) => `User-agent: ${agent}`).join('\n')}\n${rules(!group.actsForAPerson)}`,
   );
+  // The `*` group is any agent not named: it may be one acting for a person, whom /llms.txt invites
+  // to act (docs/agents.md). The endpoints take only POSTs and the link pages do nothing on a GET,
+  // so an unnamed crawler finds nothing there to harm or index.
   return `# ${AGENCY.name} : politique d’exploration de ${siteUrl}
 # Le site public est ouvert aux moteurs de recherche et aux assistants IA, nommés ci-dessous.
 # /api/ et /mcp ne prennent que des POST envoyés avec l’accord de la personne concernée : les robots d’exploration
-# en restent exclus, les assistants qui agissent à la demande d’une personne peuvent y accéder
-# (voir ${siteUrl}/developers et ${siteUrl}/llms.txt).
+# nommés en restent exclus, comme des pages ouvertes par un lien personnel ; tout assistant qui agit à la
+# demande d’une personne peut y accéder (voir ${siteUrl}/developers et ${siteUrl}/llms.txt).
 
 ${groups.join('\n\n')}
 
-# Tous les autres robots
+# Tous les autres agents, dont les assistants qui agissent à la demande d’une personne
 User-agent: *
 ${rules(false)}
 

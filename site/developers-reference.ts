@@ -4,8 +4,10 @@ import {
   endpointCount,
   inFrenchWords,
   LEAD_KINDS,
+  type ApiAction,
   type LeadKindDescriptor,
 } from '../src/schemas/lead-kinds.ts';
+import { PRIVACY_ACTION, PRIVACY_PAGE_PATH } from '../src/schemas/privacy-request.ts';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../src/schemas/responses.ts';
 
 interface PropertySchema {
@@ -103,11 +105,7 @@ function exampleBody(schema: ObjectSchema, extra: string[] = []): Record<string,
   );
 }
 
-function examples(
-  siteUrl: string,
-  endpoint: LeadKindDescriptor,
-  body: Record<string, unknown>,
-): string {
+function examples(siteUrl: string, endpoint: ApiAction, body: Record<string, unknown>): string {
   const url = `${siteUrl}${endpoint.path}`;
   const json = JSON.stringify(body, null, 2);
   return `\`\`\`sh
@@ -126,7 +124,7 @@ const result = await response.json(); // { success: true } ou { success: false, 
 \`\`\``;
 }
 
-function endpointSection(siteUrl: string, endpoint: LeadKindDescriptor): string {
+function endpointSection(siteUrl: string, endpoint: ApiAction): string {
   const schema = endpoint.schema as unknown as ObjectSchema;
   const parts = [
     `### POST ${endpoint.path}`,
@@ -144,6 +142,16 @@ function endpointSection(siteUrl: string, endpoint: LeadKindDescriptor): string 
     parts.push(examples(siteUrl, endpoint, exampleBody({ ...schema, then: {} }, [shortField])));
   }
   return parts.join('\n\n');
+}
+
+/**
+ * The request about one's data (docs/consent.md): the same reference as a lead endpoint, and what
+ * makes it different: the person confirms by e-mail, the answer says nothing of the address.
+ */
+function privacySection(siteUrl: string): string {
+  return `${endpointSection(siteUrl, PRIVACY_ACTION)}
+
+Réponse : \`{"success": true, "confirmation": "sent"}\`, ou \`"already_sent"\` quand un lien est déjà parti vers cette adresse dans les 24 heures (un par adresse au plus). Pas d’en-tête \`Idempotency-Key\` ici : renvoyer la demande ne fait qu’envoyer le même lien, dans la même limite. La page [Vos données](${siteUrl}${PRIVACY_PAGE_PATH}) porte le même formulaire pour les personnes.`;
 }
 
 /** What an agent must obtain from the person, wording by wording (the texts the journal records). */
@@ -174,12 +182,12 @@ function errorTable(): string {
  */
 /** The same actions for MCP clients (docs/agents.md). */
 function mcpSection(siteUrl: string, kinds: readonly LeadKindDescriptor[]): string {
-  const tools = kinds
+  const tools = [...kinds, PRIVACY_ACTION]
     .map((endpoint) => `\`${endpoint.tool.name}\` (comme \`POST ${endpoint.path}\`)`)
     .join(', ');
   return `### Serveur MCP
 
-Les ${inFrenchWords(kinds.length)} actions existent en outils MCP sur \`${siteUrl}/mcp\` (transport Streamable HTTP, sans session, sans authentification) : ${tools}. Mêmes champs, mêmes règles et mêmes erreurs (\`code\`, \`message\`, \`hint\`, \`field\`, dans le résultat d’outil en erreur) ; l’argument \`idempotency_key\` joue le rôle de l’en-tête \`Idempotency-Key\`. Les questionnaires des secteurs sont des ressources. Fiche du serveur (format brouillon) : [\`/.well-known/mcp/server-card.json\`](${siteUrl}/.well-known/mcp/server-card.json).`;
+Les ${inFrenchWords(kinds.length + 1)} actions existent en outils MCP sur \`${siteUrl}/mcp\` (transport Streamable HTTP, sans session, sans authentification) : ${tools}. Mêmes champs, mêmes règles et mêmes erreurs (\`code\`, \`message\`, \`hint\`, \`field\`, dans le résultat d’outil en erreur) ; l’argument \`idempotency_key\` joue le rôle de l’en-tête \`Idempotency-Key\`. Les questionnaires des secteurs sont des ressources. Fiche du serveur (format brouillon) : [\`/.well-known/mcp/server-card.json\`](${siteUrl}/.well-known/mcp/server-card.json).`;
 }
 
 /** The endpoints whose answer carries `existing` (spec 2.4), as prose. */
@@ -195,7 +203,7 @@ export function developersReference(
     kinds = LEAD_KINDS,
   }: { withHeading?: boolean; kinds?: readonly LeadKindDescriptor[] } = {},
 ): string {
-  return `${withHeading ? '## Référence de l’API\n\n' : ''}Adresse de base : \`${siteUrl}\`. ${endpointCount(kinds, { capitalized: true })} \`POST\`, sans clé ni compte. Corps en JSON (\`Content-Type: application/json\`) ou en formulaire HTML (\`application/x-www-form-urlencoded\`, un champ répété est joint par une virgule). Réponses en JSON, erreurs comprises. CORS est ouvert. Description complète et machine : [\`/openapi.json\`](${siteUrl}/openapi.json) (OpenAPI 3.1).
+  return `${withHeading ? '## Référence de l’API\n\n' : ''}Adresse de base : \`${siteUrl}\`. ${endpointCount(kinds, { capitalized: true })} \`POST\` pour les demandes, et \`POST ${PRIVACY_ACTION.path}\` pour les demandes sur ses données, sans clé ni compte. Corps en JSON (\`Content-Type: application/json\`) ou en formulaire HTML (\`application/x-www-form-urlencoded\`, un champ répété est joint par une virgule). Réponses en JSON, erreurs comprises. CORS est ouvert. Description complète et machine : [\`/openapi.json\`](${siteUrl}/openapi.json) (OpenAPI 3.1).
 
 **Règle de consentement :** n’envoyez une demande qu’avec l’accord explicite de la personne concernée.
 
@@ -203,12 +211,14 @@ ${consentSection()}
 
 ${kinds.map((endpoint) => endpointSection(siteUrl, endpoint)).join('\n\n')}
 
+${privacySection(siteUrl)}
+
 ${mcpSection(siteUrl, kinds)}
 
 ### Réponses
 
 - **200** : \`{"success": true}\` ; pour ${answersExisting(kinds)}, \`existing\` vaut \`true\` quand l’adresse était déjà connue. Une adresse déjà inscrite n’est pas une erreur.
-- **303** : un formulaire HTML envoyé sans l’en-tête \`Accept: application/json\` est redirigé vers la page de remerciement de son point d’accès (${kinds.map((endpoint) => `\`${endpoint.thankYouPath}\``).join(', ')}).
+- **303** : un formulaire HTML envoyé sans l’en-tête \`Accept: application/json\` est redirigé vers la page de remerciement de son point d’accès (${[...kinds, PRIVACY_ACTION].map((endpoint) => `\`${endpoint.thankYouPath}\``).join(', ')}).
 - **Erreurs** : \`{"success": false, "error": {"code": "…", "message": "…", "hint": "…", "field": "…"}}\`. Le \`code\` est stable et fait pour être testé ; \`field\` nomme le champ à corriger tel qu’il a été envoyé (absent quand l’erreur ne tient pas à un champ) ; \`message\` et \`hint\` sont des textes en français qui peuvent changer, et le \`hint\` s’applique tel quel.
 
 ### Codes d’erreur

@@ -81,13 +81,8 @@ export function llmsTxt(pages: Page[], siteUrl: string): string {
   const actions = AGENT_ACTIONS.map((action) =>
     link(
       `${action.name} : POST ${action.endpoint}`,
-      // An action without a page of its own: the privacy notice's section on the rights it serves
-      // (its own anchor, so the notice itself is listed once, as the consent rule).
-      find(action.page)
-        ? pageUrl(find(action.page)!)
-        : privacy
-          ? `${pageUrl(privacy)}#vos-droits`
-          : `${siteUrl}/developers.md`,
+      // Each action's page: its form, in Markdown (a content folder without it: the API's page).
+      find(action.page) ? pageUrl(find(action.page)!) : `${siteUrl}/developers.md`,
       action.notes,
     ),
   );

@@ -6,8 +6,14 @@ import {
   type NewsletterPage,
   type NewsletterPageState,
 } from '../src/schemas/newsletter-pages.ts';
+import {
+  PRIVACY_CONFIRM_PATH,
+  PRIVACY_PAGES,
+  type PrivacyPageState,
+} from '../src/schemas/privacy-pages.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { Page } from './pages.ts';
+import { privacyForm } from './templates/forms.ts';
 import { escapeHtml } from './templates/html.ts';
 import { layout, type LayoutContext } from './templates/layout.ts';
 import { typeset } from './typeset.ts';
@@ -23,19 +29,24 @@ function buttonForm({ label, hidden = {} }: NonNullable<NewsletterPage['button']
   return `<form class="link-action" method="post" action="${BUTTON_ACTION_PLACEHOLDER}">${fields}<button class="button" type="submit">${escapeHtml(label)}</button></form>`;
 }
 
+type LinkPageFiles<S extends string> = Record<S, { file: string; html: string }>;
+
 /**
- * The answers to a newsletter link (docs/consent.md), pre-rendered in the site's layout like any
- * page, but unlisted: the server fills in the button's address and sends them with their status.
- * Returns the files to write, by state.
+ * The answers to a signed link, pre-rendered in the site's layout like any page, but unlisted: the
+ * server fills in the button's address and sends them with their status. Returns the files to write
+ * into `folder`, by state.
  */
-export function newsletterPageFiles(
+function linkPageFiles<S extends string>(
   context: LayoutContext,
   updated: string,
-): Record<NewsletterPageState, { file: string; html: string }> {
-  const entries = Object.entries(NEWSLETTER_PAGES).map(([state, content]) => {
+  folder: string,
+  pages: Readonly<Record<S, NewsletterPage>>,
+  pathOf: (state: S) => string,
+): LinkPageFiles<S> {
+  const entries = (Object.entries(pages) as [S, NewsletterPage][]).map(([state, content]) => {
     const page: Page = {
       source: '(généré)',
-      path: state.startsWith('unsubscribe') ? NEWSLETTER_UNSUBSCRIBE_PATH : NEWSLETTER_CONFIRM_PATH,
+      path: pathOf(state),
       title: content.title,
       description: content.lead,
       updated,
@@ -47,9 +58,34 @@ export function newsletterPageFiles(
     };
     const body = renderMarkdown(content.body, page.source);
     const button = content.button ? `\n${buttonForm(content.button)}` : '';
+    const form = content.privacyForm ? `\n${privacyForm(content.privacyForm)}` : '';
     // The whole page, as every page of the site (site/build.ts): the layout's texts too.
-    const html = typeset(layout(context, page, `${body}${button}`, false));
-    return [state, { file: `newsletter-links/${state}.html`, html }] as const;
+    const html = typeset(layout(context, page, `${body}${button}${form}`, form !== ''));
+    return [state, { file: `${folder}/${state}.html`, html }] as const;
   });
-  return Object.fromEntries(entries) as Record<NewsletterPageState, { file: string; html: string }>;
+  return Object.fromEntries(entries) as LinkPageFiles<S>;
+}
+
+/** The answers to a newsletter link (docs/consent.md), by state. */
+export function newsletterPageFiles(
+  context: LayoutContext,
+  updated: string,
+): LinkPageFiles<NewsletterPageState> {
+  return linkPageFiles(context, updated, 'newsletter-links', NEWSLETTER_PAGES, (state) =>
+    state.startsWith('unsubscribe') ? NEWSLETTER_UNSUBSCRIBE_PATH : NEWSLETTER_CONFIRM_PATH,
+  );
+}
+
+/** The answers to a privacy request's link (docs/consent.md, "Requests about one's data"), by state. */
+export function privacyPageFiles(
+  context: LayoutContext,
+  updated: string,
+): LinkPageFiles<PrivacyPageState> {
+  return linkPageFiles(
+    context,
+    updated,
+    'privacy-links',
+    PRIVACY_PAGES,
+    () => PRIVACY_CONFIRM_PATH,
+  );
 }

@@ -1,6 +1,7 @@
 import { currentWording } from '../src/schemas/consent.ts';
 import { frenchList } from '../src/schemas/french-text.ts';
-import { leadKindOf, type LeadKind } from '../src/schemas/lead-kinds.ts';
+import { leadKindOf, type ApiAction } from '../src/schemas/lead-kinds.ts';
+import { PRIVACY_ACTION, PRIVACY_KINDS } from '../src/schemas/privacy-request.ts';
 import { questionnairePath } from '../src/schemas/questionnaires.ts';
 import { absoluteLinks, slugify } from './markdown.ts';
 import type { Page } from './pages.ts';
@@ -17,7 +18,7 @@ function apiLink(siteUrl: string, path: string): string {
 
 /** How a form of the site maps onto an endpoint: the values it sets itself and its optional inputs. */
 interface FormApi {
-  kind: LeadKind;
+  action: ApiAction;
   fixed?: Record<string, string>;
   optional: string[];
   /** A few words after a field name, where its meaning is not obvious from the name. */
@@ -31,19 +32,24 @@ interface RequestSchema {
   then?: { required?: string[] };
 }
 
-const FORMS: Record<'contact' | 'diagnostic' | 'newsletter', FormApi> = {
+const FORMS: Record<'contact' | 'diagnostic' | 'newsletter' | 'privacy', FormApi> = {
   contact: {
-    kind: 'contact',
+    action: leadKindOf('contact'),
     optional: ['SMS', 'SMS__COUNTRY_CODE'],
     notes: { TYPE_BESOIN: 'parmi `Attirer`, `Engager`, `Convertir`, séparés par des virgules' },
   },
   diagnostic: {
-    kind: 'contact',
+    action: leadKindOf('contact'),
     fixed: { TOOL_SOURCE: 'diagnostic-gratuit' },
     optional: ['JOB_TITLE', 'DEMANDE'],
     notes: { JOB_TITLE: 'activité et ville', DEMANDE: 'site ou fiche Google à examiner' },
   },
-  newsletter: { kind: 'subscribe', optional: [] },
+  newsletter: { action: leadKindOf('subscribe'), optional: [] },
+  privacy: {
+    action: PRIVACY_ACTION,
+    optional: ['message'],
+    notes: { kind: PRIVACY_KINDS.map((kind) => `\`${kind}\``).join(', ') },
+  },
 };
 
 const list = (names: string[], notes: Record<string, string> = {}) =>
@@ -54,7 +60,7 @@ const list = (names: string[], notes: Record<string, string> = {}) =>
  * (a short request, spec 2.1, when the form sets the field that makes one), so they cannot drift.
  */
 function fieldsSentence(form: FormApi): string {
-  const schema = leadKindOf(form.kind).schema as unknown as RequestSchema;
+  const schema = form.action.schema as unknown as RequestSchema;
   const fixed = form.fixed ?? {};
   const shortField = schema.if?.not?.required?.[0];
   const short = shortField !== undefined && shortField in fixed;
@@ -79,17 +85,17 @@ function formSection(page: Page, siteUrl: string): string {
     const wording = currentWording(kind);
     return `Un agent peut l’envoyer en JSON pour la personne qu’il aide, uniquement avec son accord explicite sur le texte que le formulaire affiche près de son bouton d’envoi : « ${wording.text} » (à indiquer dans \`consent\` : \`{"version": "${wording.version}", "channel": "agent"}\`).`;
   };
-  const send = (form: FormApi) => apiLink(siteUrl, leadKindOf(form.kind).path);
+  const send = (form: FormApi) => apiLink(siteUrl, form.action.path);
   const parts: string[] = [];
   if (page.form === 'contact' || page.form === 'diagnostic') {
     const form = FORMS[page.form];
     parts.push(
-      `Le formulaire de cette page envoie ${send(form)} avec ${fieldsSentence(form)}. ${consentFor(form.kind)}`,
+      `Le formulaire de cette page envoie ${send(form)} avec ${fieldsSentence(form)}. ${consentFor(form.action.kind)}`,
     );
   }
   if (page.form === 'audit') {
     const form: FormApi = {
-      kind: 'audit',
+      action: leadKindOf('audit'),
       fixed: { sector: page.sector ?? '' },
       optional: ['lastName', 'phone'],
     };
@@ -99,14 +105,22 @@ function formSection(page: Page, siteUrl: string): string {
         : `- ${item.question}`,
     );
     parts.push(
-      `Le questionnaire de cette page envoie ${send(form)} avec ${fieldsSentence(form)}, et \`formData\` : un objet dont chaque clé est une question ci-dessous, mot pour mot, et chaque valeur la réponse. Le même questionnaire en JSON (questions, type de réponse, choix, exemple de corps) : [${questionnairePath(page.sector!)}](${siteUrl}${questionnairePath(page.sector!)}). ${consentFor(form.kind)}`,
+      `Le questionnaire de cette page envoie ${send(form)} avec ${fieldsSentence(form)}, et \`formData\` : un objet dont chaque clé est une question ci-dessous, mot pour mot, et chaque valeur la réponse. Le même questionnaire en JSON (questions, type de réponse, choix, exemple de corps) : [${questionnairePath(page.sector!)}](${siteUrl}${questionnairePath(page.sector!)}). ${consentFor(form.action.kind)}`,
       questions.join('\n'),
     );
   }
   if (page.form === 'newsletter' || page.newsletter) {
     const form = FORMS.newsletter;
     parts.push(
-      `Inscription à la newsletter : ${send(form)} avec ${fieldsSentence(form)}. ${consentFor(form.kind)}`,
+      `Inscription à la newsletter : ${send(form)} avec ${fieldsSentence(form)}. ${consentFor(form.action.kind)}`,
+    );
+  }
+  if (page.form === 'privacy') {
+    // docs/consent.md, "Requests about one's data": the person confirms, whoever sends it.
+    const form = FORMS.privacy;
+    parts.push(
+      `Le formulaire de cette page envoie ${send(form)} avec ${fieldsSentence(form)} ; la même demande est l’outil MCP \`${form.action.tool.name}\`. Un assistant peut l’envoyer pour la personne qu’il aide, à sa demande : rien n’est fait avant qu’elle ouvre le lien reçu à cette adresse et appuie sur le bouton. La réponse, \`{"success": true, "confirmation": "sent"}\` (ou \`already_sent\` si un lien est déjà parti dans les 24 heures), est la même que l’adresse soit connue ou non. Exemple de corps :`,
+      `\`\`\`json\n${JSON.stringify(form.action.example, null, 2)}\n\`\`\``,
     );
   }
   return parts.length ? `## Envoyer ce formulaire par l’API\n\n${parts.join('\n\n')}` : '';

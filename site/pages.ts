@@ -5,7 +5,7 @@ import { QUESTIONNAIRES, type AuditQuestion } from '../src/schemas/questionnaire
 import { SECTORS, type Sector } from '../src/schemas/sectors.ts';
 import { parseCaseStudy, type CaseStudy } from './case-studies.ts';
 
-export const FORM_KINDS = ['contact', 'diagnostic', 'newsletter', 'audit'] as const;
+export const FORM_KINDS = ['contact', 'diagnostic', 'newsletter', 'audit', 'privacy'] as const;
 export type FormKind = (typeof FORM_KINDS)[number];
 export type { AuditQuestion, Sector };
 

@@ -1,6 +1,7 @@
 import type { Config } from '../src/config.ts';
 import { AuditRequestSchema } from '../src/schemas/audit-request.ts';
 import { ContactRequestSchema } from '../src/schemas/contact-request.ts';
+import { PRIVACY_PAGE_PATH } from '../src/schemas/privacy-request.ts';
 import { SubscribeRequestSchema } from '../src/schemas/subscribe-request.ts';
 import { AGENCY, postalAddressLine, type Agency } from './agency.ts';
 
@@ -146,7 +147,7 @@ Nous ne vendons ni ne louons vos données, et nous ne les utilisons pas pour de 
 
 Vous disposez d’un droit d’accès, de rectification, d’effacement, de limitation du traitement et de portabilité de vos données, d’un droit d’opposition (notamment à tout envoi d’information, à tout moment et sans avoir à vous justifier), du droit de retirer votre consentement, et du droit de définir des directives sur le sort de vos données après votre décès.
 
-Pour les exercer, écrivez à [${contact.email}](mailto:${contact.email}) ou à ${legal.companyName}, ${postalAddressLine(legal.address)}. Nous répondons dans un délai d’un mois ; l’effacement porte aussi sur les copies tenues par nos prestataires.
+Pour vous désinscrire, recevoir une copie de ce que nous gardons de votre adresse ou la faire effacer, le plus simple est la page [Vos données](${PRIVACY_PAGE_PATH}) : vous confirmez la demande par un lien envoyé à l’adresse concernée, et elle est traitée aussitôt. Pour tout autre droit, écrivez à [${contact.email}](mailto:${contact.email}) ou à ${legal.companyName}, ${postalAddressLine(legal.address)}. Nous répondons dans un délai d’un mois ; l’effacement porte aussi sur les copies tenues par nos prestataires.
 
 Si vous estimez, après nous avoir contactés, que vos droits ne sont pas respectés, vous pouvez adresser une réclamation à la CNIL (Commission nationale de l’informatique et des libertés, 3 place de Fontenoy, TSA 80715, 75334 Paris Cedex 07, [cnil.fr/fr/plaintes](https://www.cnil.fr/fr/plaintes)).`;
 }

@@ -22,6 +22,8 @@ export const FOOTER_LINKS: NavLink[] = [
   { path: '/newsletter', label: 'Newsletter' },
   { path: '/mentions-legales', label: 'Mentions légales' },
   { path: '/politique-de-confidentialite', label: 'Politique de confidentialité' },
+  // The page where a person asks to unsubscribe, see or erase their data (docs/consent.md).
+  { path: '/vos-donnees', label: 'Vos données' },
 ];
 
 /** The primary call to action, above the fold on every page but its own. */

@@ -15,15 +15,32 @@
     'La demande n’a pas pu partir\u00a0: vérifiez votre connexion à Internet, puis réessayez.';
 
   /**
+   * Takes the trap's text input out of the form's named controls, keeping the input itself: an
+   * in-browser agent's WebMCP tool is built from the named controls (docs/agents.md), and the trap
+   * is no parameter of it. bodyOf still sends what a bot typed into it.
+   */
+  function hideTrap(form) {
+    var input = form.querySelector('input[data-honeypot]');
+    if (!input) return null;
+    var trap = { input: input, name: input.name };
+    input.removeAttribute('name');
+    return trap;
+  }
+
+  /**
    * The same form post a browser sends without this script (spec 4 rule 1), blanks left out: the bot
    * trap's fields travel with it, which the API reads from form posts only (docs/api-decisions.md).
+   * A submit the browser says an agent made (SubmitEvent.agentInvoked, WebMCP's declarative draft)
+   * records the consent's channel as `agent` (docs/agents.md).
    */
-  function bodyOf(form) {
+  function bodyOf(form, trap, agentInvoked) {
     var body = new URLSearchParams();
     new FormData(form).forEach(function (value, name) {
       if (typeof value === 'string' && value.trim() !== '') body.append(name, value);
     });
+    if (trap && trap.input.value.trim() !== '') body.append(trap.name, trap.input.value);
     if (!body.has('SMS')) body.delete('SMS__COUNTRY_CODE');
+    if (agentInvoked && body.has('consent[channel]')) body.set('consent[channel]', 'agent');
     return body.toString();
   }
 
@@ -276,13 +293,14 @@
   function enhance(form) {
     var sending = false;
     var retry = null;
+    var trap = hideTrap(form);
     form.addEventListener('submit', function (event) {
       event.preventDefault();
       if (sending) return;
       var problems = localProblems(form);
       if (problems.length) return showProblems(form, problems);
       setStatus(form, '');
-      var body = bodyOf(form);
+      var body = bodyOf(form, trap, event.agentInvoked === true);
       // Idempotency-Key (docs/reliability.md): the same body sent again reuses it, whatever the first
       // attempt got (no answer, 502, 500): it is the same lead, never a second one (docs/delivery.md).
       var key = retry && retry.body === body ? retry.key : newKey();

@@ -1,7 +1,13 @@
 import { AuditRequestSchema } from '../../src/schemas/audit-request.ts';
 import { ContactRequestSchema } from '../../src/schemas/contact-request.ts';
-import { leadKindAt } from '../../src/schemas/lead-kinds.ts';
+import { leadKindAt, type ApiAction } from '../../src/schemas/lead-kinds.ts';
 import { FORM_MESSAGES } from '../../src/schemas/form-messages.ts';
+import {
+  PRIVACY_ACTION,
+  PRIVACY_KIND_CHOICES,
+  PrivacyRequestSchema,
+  type PrivacyKind,
+} from '../../src/schemas/privacy-request.ts';
 import { SubscribeRequestSchema } from '../../src/schemas/subscribe-request.ts';
 import type { AuditQuestion, Page } from '../pages.ts';
 import {
@@ -40,23 +46,23 @@ const ERROR_ATTRIBUTES = Object.fromEntries(
   ]),
 );
 
-/** Where each endpoint's thank-you page is: the 303 of a plain post, and where forms.js goes. */
-function thankYouPath(action: string): string {
+/** The lead endpoint answering at `action`: its thank-you page, its tool, its schema. */
+function leadAction(action: string): ApiAction {
   const endpoint = leadKindAt(action);
   if (!endpoint) throw new Error(`No API endpoint answers ${action}`);
-  return endpoint.thankYouPath;
+  return endpoint;
 }
 
 /**
  * A plain HTML form that works without JavaScript (303 → its thank-you page); forms.js upgrades it
- * to JSON; WebMCP attributes make it a tool for in-browser agents (webmcp.ts).
+ * to JSON; WebMCP attributes make it a tool for in-browser agents (webmcp.ts). A lead's form carries
+ * the bot trap; the privacy request's does not: it does nothing before the person confirms by
+ * e-mail, and a request lost to a false catch would be a person's right unanswered.
  */
-function form(action: string, label: string, content: string): string {
-  const thanks = thankYouPath(action);
-  const endpoint = leadKindAt(action)!;
-  return `<form class="lead-form" method="post"${attributes({ action, 'aria-label': label, 'data-thank-you': thanks, ...ERROR_ATTRIBUTES, ...webMcpForm(endpoint) })} data-lead-form>
-${describeControls(content, endpoint)}
-${botTrap(endpoint)}
+function form(endpoint: ApiAction, label: string, content: string, trap = true): string {
+  const action = endpoint.path;
+  return `<form class="lead-form" method="post"${attributes({ action, 'aria-label': label, 'data-thank-you': endpoint.thankYouPath, ...ERROR_ATTRIBUTES, ...webMcpForm(endpoint) })} data-lead-form>
+${describeControls(content, endpoint)}${trap ? `\n${botTrap(endpoint)}` : ''}
 </form>`;
 }
 
@@ -71,7 +77,7 @@ function contactForm(): string {
   ).join('\n');
   const countryId = fieldId('contact', 'SMS__COUNTRY_CODE');
   return form(
-    '/api/contact',
+    leadAction('/api/contact'),
     'Demande de contact',
     `<div class="field-row">
 ${inputField({ ...f, name: 'PRENOM', label: 'Prénom', autocomplete: 'given-name' })}
@@ -109,7 +115,7 @@ function diagnosticForm(page: Page): string {
   // Spec 2.1 short request: TOOL_SOURCE makes PRENOM and EMAIL the only required fields.
   const toolData = JSON.stringify({ formulaire: 'diagnostic-gratuit', page: page.path });
   return form(
-    '/api/contact',
+    leadAction('/api/contact'),
     'Demande de diagnostic gratuit',
     `<input type="hidden" name="TOOL_SOURCE" value="diagnostic-gratuit">
 <input type="hidden" name="TOOL_DATA" value="${escapeHtml(toolData)}">
@@ -134,7 +140,7 @@ export function newsletterForm(page: Page): string {
 <h2 id="lettre-titre">Recevoir la newsletter</h2>
 <p>Un conseil concret par mois, applicable en moins d’une heure. Désinscription en un clic.</p>
 ${form(
-  '/api/subscribe',
+  leadAction('/api/subscribe'),
   'Inscription à la newsletter',
   `<input type="hidden" name="source" value="${escapeHtml(source)}">
 <div class="field-row">
@@ -174,7 +180,7 @@ function auditForm(page: Page): string {
   const f = { form: 'audit', schema: AuditRequestSchema };
   fieldRules(AuditRequestSchema, 'formData');
   return form(
-    '/api/audit',
+    leadAction('/api/audit'),
     'Questionnaire d’audit',
     `<input type="hidden" name="sector"${attributes({ value: page.sector })}>
 ${page.questions.map(questionField).join('\n')}
@@ -194,6 +200,36 @@ ${formFooter('Demander mon audit')}`,
   );
 }
 
+/**
+ * The request about one's data (docs/consent.md): the kind to choose, or set when the page asks for
+ * one (the newsletter's unsubscribe page), the address the confirmation link goes to, a message.
+ */
+export function privacyForm(kind?: PrivacyKind): string {
+  const f = { form: 'donnees', schema: PrivacyRequestSchema };
+  const kindId = fieldId('donnees', 'kind');
+  const choices = PRIVACY_KIND_CHOICES.map(
+    ({ kind: value, label }) => `<option${attributes({ value })}>${escapeHtml(label)}</option>`,
+  ).join('\n');
+  const kindField = kind
+    ? `<input type="hidden" name="kind"${attributes({ value: kind })}>`
+    : `<div class="field">
+<label for="${kindId}">Votre demande${requiredMark(true)}</label>
+<select id="${kindId}" name="kind" required>
+<option value="">Choisissez…</option>
+${choices}
+</select>
+</div>`;
+  return form(
+    PRIVACY_ACTION,
+    kind === 'unsubscribe' ? 'Demande de désinscription' : 'Demande sur vos données',
+    `${kindField}
+${inputField({ ...f, name: 'email', label: 'Adresse e-mail concernée', autocomplete: 'email', help: 'Le lien de confirmation part à cette adresse : seule la personne qui la lit peut confirmer.' })}
+${kind ? '' : inputField({ ...f, name: 'message', label: 'Une précision', multiline: true })}
+${formFooter('Envoyer ma demande', 'Rien n’est fait avant votre confirmation par e-mail.')}`,
+    false,
+  );
+}
+
 /** The anchor of a page's own form. */
 export const FORM_ANCHOR = 'formulaire';
 
@@ -202,6 +238,7 @@ const FORM_CTA_LABELS: Record<NonNullable<Page['form']>, string> = {
   diagnostic: 'Demander mon diagnostic gratuit',
   audit: 'Demander mon audit',
   newsletter: 'M’inscrire à la newsletter',
+  privacy: 'Faire ma demande',
 };
 
 /** The call to action of a page with its own form: down to that form. */
@@ -228,6 +265,7 @@ export function pageForms(page: Page): string {
   if (page.form === 'contact') parts.push(contactForm());
   if (page.form === 'diagnostic') parts.push(diagnosticForm(page));
   if (page.form === 'audit') parts.push(auditForm(page));
+  if (page.form === 'privacy') parts.push(privacyForm());
   if (page.form === 'newsletter' || page.newsletter) parts.push(newsletterForm(page));
   if (page.form && parts[0]) parts[0] = ownForm(page.form, parts[0]);
   return parts.join('\n');

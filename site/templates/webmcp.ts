@@ -1,4 +1,4 @@
-import type { LeadKindDescriptor } from '../../src/schemas/lead-kinds.ts';
+import type { ApiAction } from '../../src/schemas/lead-kinds.ts';
 import { attributes } from './html.ts';
 
 /*
@@ -8,7 +8,7 @@ import { attributes } from './html.ts';
  */
 
 /** The form's own tool attributes. */
-export function webMcpForm(endpoint: LeadKindDescriptor): Record<string, string> {
+export function webMcpForm(endpoint: ApiAction): Record<string, string> {
   return {
     toolname: endpoint.tool.name,
     tooldescription: `${endpoint.summary}. La personne relit le formulaire et l’envoie elle-même. The person reviews the form and sends it.`,
@@ -24,7 +24,7 @@ interface ObjectSchema {
 }
 
 /** What a control named `name` expects: its schema description, or the audit question it answers. */
-export function paramDescription(endpoint: LeadKindDescriptor, name: string): string | undefined {
+export function paramDescription(endpoint: ApiAction, name: string): string | undefined {
   const question = /^formData\[(.+)\]$/.exec(name)?.[1];
   if (question !== undefined) return `Réponse de la personne à la question « ${question} ».`;
   return (endpoint.schema as unknown as ObjectSchema).properties[name]?.description;
@@ -34,7 +34,7 @@ export function paramDescription(endpoint: LeadKindDescriptor, name: string): st
  * Adds `toolparamdescription` to every named control a person fills (hidden inputs are the form's
  * own values), taken from the API schema so the agent reads what the API documents.
  */
-export function describeControls(html: string, endpoint: LeadKindDescriptor): string {
+export function describeControls(html: string, endpoint: ApiAction): string {
   return html.replace(
     /<(input|textarea|select)\b([^>]*)>/g,
     (tag, element: string, rest: string) => {

@@ -12,6 +12,7 @@ import {
   type NewsletterPage,
   type NewsletterPageState,
 } from '../schemas/newsletter-pages.ts';
+import { PRIVACY_PAGE_PATH } from '../schemas/privacy-request.ts';
 import { HTML_SECURITY_HEADERS, readManifest } from './site-files.ts';
 
 export type NewsletterPageHtml = Readonly<Record<NewsletterPageState, string>>;
@@ -31,7 +32,11 @@ function barePage(page: NewsletterPage): string {
   const button = page.button
     ? `\n<form method="post" action="${BUTTON_ACTION_PLACEHOLDER}">${hidden}<button type="submit">${escapeHtml(page.button.label)}</button></form>`
     : '';
-  return `<!doctype html>\n<html lang="fr">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${escapeHtml(page.title)}</title>\n</head>\n<body>\n<main>\n<h1>${escapeHtml(page.title)}</h1>\n${paragraphs}${button}\n</main>\n</body>\n</html>\n`;
+  // The site's form lives in the built page; the bare one points to where it is.
+  const form = page.privacyForm
+    ? `\n<p><a href="${PRIVACY_PAGE_PATH}">Faire la demande sur la page Vos données</a></p>`
+    : '';
+  return `<!doctype html>\n<html lang="fr">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${escapeHtml(page.title)}</title>\n</head>\n<body>\n<main>\n<h1>${escapeHtml(page.title)}</h1>\n${paragraphs}${button}${form}\n</main>\n</body>\n</html>\n`;
 }
 
 /** The built pages of dist/ (site/newsletter-pages.ts), or bare ones without a site. */
@@ -118,10 +123,18 @@ export async function registerNewsletterRoutes(
       (token) => newsletter.checkConfirmation(token),
       (token, request) => newsletter.confirm(token, request.ip),
     );
+    // Without a valid link, the unsubscribe page says how to unsubscribe and offers the request of
+    // /vos-donnees (docs/consent.md), not a new subscription.
+    const withoutLink =
+      (outcome: (token: string) => Promise<NewsletterPageState>) => async (token: string) => {
+        const state = await outcome(token);
+        if (state !== 'invalid') return state;
+        return token === '' ? 'unsubscribe-help' : 'unsubscribe-invalid';
+      };
     route(
       NEWSLETTER_UNSUBSCRIBE_PATH,
-      (token) => newsletter.checkUnsubscribe(token),
-      (token) => newsletter.unsubscribe(token),
+      withoutLink((token) => newsletter.checkUnsubscribe(token)),
+      withoutLink((token) => newsletter.unsubscribe(token)),
     );
   });
 }

@@ -111,6 +111,7 @@ export async function callLeadTool(
         IDEMPOTENCY_ARGUMENT,
         'la clé doit contenir de 1 à 255 caractères ASCII visibles',
         'Utilisez par exemple un UUID, le même pour chaque nouvel essai du même appel.',
+        'tool',
       ),
     );
   }

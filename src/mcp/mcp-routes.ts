@@ -6,6 +6,8 @@ import { registerRateLimit, type RateLimitSettings } from '../http/rate-limit.ts
 import { bindLeadId } from '../http/logging.ts';
 import { soonAfterListening } from '../http/soon-after-listening.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
+import { LEAD_KINDS } from '../schemas/lead-kinds.ts';
+import { PRIVACY_TOOL_NAME } from '../schemas/privacy-request.ts';
 import type * as McpServerModule from './mcp-server.ts';
 import type { McpDependencies } from './mcp-server.ts';
 import type { DirectAnswer } from './direct-answers.ts';
@@ -26,7 +28,8 @@ export interface McpSettings {
 /**
  * docs/agents.md: MCP over Streamable HTTP at /mcp, stateless (a fresh server and transport per
  * POST, no session), with JSON answers. GET (a server-sent stream) and DELETE (ending a session)
- * have nothing to serve without sessions: 405, as the MCP transport specification allows. Its own
+ * have nothing to serve without sessions: 405, as the MCP transport specification allows, whose
+ * hint says what the address is and how to use it. Its own
  * scope beside the API plugin: JSON bodies and the rate limit hold here as they do under /api.
  */
 export async function registerMcp(app: FastifyInstance, settings: McpSettings): Promise<void> {
@@ -108,7 +111,9 @@ function mcpRoutes(app: FastifyInstance, settings: McpSettings): void {
     url: MCP_PATH,
     exposeHeadRoute: false,
     handler: async (request) => {
-      throw apiErrors.methodNotAllowed(request.method, MCP_PATH);
+      const tools = [...LEAD_KINDS.map((kind) => kind.tool.name)];
+      if (settings.privacy) tools.push(PRIVACY_TOOL_NAME);
+      throw apiErrors.mcpMethodNotAllowed(request.method, tools);
     },
   });
 

@@ -4,8 +4,10 @@ import {
   endpointCount,
   inFrenchWords,
   LEAD_KINDS,
+  type ApiAction,
   type LeadKindDescriptor,
 } from '../schemas/lead-kinds.ts';
+import { PRIVACY_ACTION, PrivacyResponseSchema } from '../schemas/privacy-request.ts';
 import { ErrorResponseSchema, SuccessResponseSchema } from '../schemas/responses.ts';
 import { errorExamples } from './error-examples.ts';
 
@@ -73,6 +75,65 @@ function formEncoding(properties: object) {
   };
 }
 
+const LEADS_TAG = 'Demandes';
+const PRIVACY_TAG = 'Vos données';
+
+interface OperationShape {
+  tag: string;
+  parameters: object[];
+  statuses: readonly number[];
+  success: { description: string; schema: string; examples?: Record<string, object> };
+}
+
+/** One POST of the API: its body in JSON and as a form, its answer, its 303 and its errors. */
+function operation(action: ApiAction, shape: OperationShape) {
+  const schema = { $ref: `#/components/schemas/${action.schemaName}` };
+  const examples = errorExamples(action);
+  return {
+    post: {
+      operationId: action.operationId,
+      parameters: shape.parameters,
+      summary: action.summary,
+      description: action.description,
+      tags: [shape.tag],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema },
+          'application/x-www-form-urlencoded': {
+            schema,
+            ...formEncoding(action.schema.properties),
+          },
+        },
+      },
+      responses: {
+        200: {
+          description: shape.success.description,
+          content: {
+            'application/json': {
+              schema: { $ref: `#/components/schemas/${shape.success.schema}` },
+              ...(shape.success.examples && { examples: shape.success.examples }),
+            },
+          },
+        },
+        303: {
+          description:
+            'Formulaire HTML envoyé sans l’en-tête Accept: application/json : redirection vers la page de remerciement.',
+          headers: {
+            Location: {
+              description: 'Page de remerciement.',
+              schema: { type: 'string', const: action.thankYouPath },
+            },
+          },
+        },
+        ...Object.fromEntries(
+          shape.statuses.map((status) => [status, errorResponse(status, examples.get(status))]),
+        ),
+      },
+    },
+  };
+}
+
 /**
  * OpenAPI 3.1 speaks JSON Schema natively, so the document embeds the very schema objects Fastify
  * validates with: the published contract cannot drift from the code.
@@ -81,59 +142,43 @@ export function buildOpenApiDocument(
   siteUrl: string,
   kinds: readonly LeadKindDescriptor[] = LEAD_KINDS,
 ) {
-  const paths = Object.fromEntries(
-    kinds.map((endpoint) => {
-      const schema = { $ref: `#/components/schemas/${endpoint.schemaName}` };
-      const examples = errorExamples(endpoint);
-      return [
-        endpoint.path,
-        {
-          post: {
-            operationId: endpoint.operationId,
-            parameters: [IDEMPOTENCY_KEY_PARAMETER],
-            summary: endpoint.summary,
-            description: endpoint.description,
-            tags: ['Demandes'],
-            requestBody: {
-              required: true,
-              content: {
-                'application/json': { schema },
-                'application/x-www-form-urlencoded': {
-                  schema,
-                  ...formEncoding(endpoint.schema.properties),
-                },
-              },
-            },
-            responses: {
-              200: {
-                description:
-                  'Demande enregistrée : elle est écrite sur disque avant la réponse, puis transmise (aussitôt, et à nouveau plus tard en cas d’échec du prestataire).',
-                content: {
-                  'application/json': { schema: { $ref: '#/components/schemas/SuccessResponse' } },
-                },
-              },
-              303: {
-                description:
-                  'Formulaire HTML envoyé sans l’en-tête Accept: application/json : redirection vers la page de remerciement.',
-                headers: {
-                  Location: {
-                    description: 'Page de remerciement.',
-                    schema: { type: 'string', const: endpoint.thankYouPath },
-                  },
-                },
-              },
-              ...Object.fromEntries(
-                OPERATION_ERROR_STATUSES.map((status) => [
-                  status,
-                  errorResponse(status, examples.get(status)),
-                ]),
-              ),
+  const paths = Object.fromEntries([
+    ...kinds.map((endpoint) => [
+      endpoint.path,
+      operation(endpoint, {
+        tag: LEADS_TAG,
+        parameters: [IDEMPOTENCY_KEY_PARAMETER],
+        statuses: OPERATION_ERROR_STATUSES,
+        success: {
+          description:
+            'Demande enregistrée : elle est écrite sur disque avant la réponse, puis transmise (aussitôt, et à nouveau plus tard en cas d’échec du prestataire).',
+          schema: 'SuccessResponse',
+        },
+      }),
+    ]),
+    // docs/consent.md, "Requests about one's data": no Idempotency-Key (a repeat only sends the
+    // same link, within the per-mailbox cap), so no 409.
+    [
+      PRIVACY_ACTION.path,
+      operation(PRIVACY_ACTION, {
+        tag: PRIVACY_TAG,
+        parameters: [],
+        statuses: OPERATION_ERROR_STATUSES.filter((status) => status !== 409),
+        success: {
+          description:
+            'Demande enregistrée, en attente de confirmation : un lien part vers l’adresse. La même réponse que l’adresse soit connue ou non.',
+          schema: 'PrivacyResponse',
+          examples: {
+            sent: { summary: 'Lien envoyé', value: { success: true, confirmation: 'sent' } },
+            already_sent: {
+              summary: 'Un lien déjà parti dans les 24 heures',
+              value: { success: true, confirmation: 'already_sent' },
             },
           },
         },
-      ];
-    }),
-  );
+      }),
+    ],
+  ]);
 
   return {
     openapi: '3.1.0',
@@ -150,15 +195,22 @@ export function buildOpenApiDocument(
     security: [],
     tags: [
       {
-        name: 'Demandes',
+        name: LEADS_TAG,
         description: `Les ${inFrenchWords(kinds.length)} actions possibles sans passer par le site.`,
+      },
+      {
+        name: PRIVACY_TAG,
+        description:
+          'Désinscription, copie ou effacement des données d’une adresse (RGPD), confirmés par la personne depuis le lien reçu par e-mail.',
       },
     ],
     paths,
     components: {
       schemas: {
         ...Object.fromEntries(kinds.map((endpoint) => [endpoint.schemaName, endpoint.schema])),
+        [PRIVACY_ACTION.schemaName]: PRIVACY_ACTION.schema,
         SuccessResponse: SuccessResponseSchema,
+        PrivacyResponse: PrivacyResponseSchema,
         ErrorResponse: ErrorResponseSchema,
       },
     },

@@ -2,11 +2,11 @@ import { apiErrors, type ApiError } from '../schemas/error-catalog.ts';
 import { ERROR_STATUS } from '../schemas/responses.ts';
 import { validationToApiError } from '../schemas/validation-errors.ts';
 import { compileSchema } from '../schemas/compile-schema.ts';
-import type { LeadKindDescriptor } from '../schemas/lead-kinds.ts';
+import type { ApiAction } from '../schemas/lead-kinds.ts';
 import type { ErrorCode } from '../schemas/responses.ts';
 
 /** The answer the real validator gives to `body` on this endpoint. */
-function validationAnswer(endpoint: LeadKindDescriptor, body: object): ApiError {
+function validationAnswer(endpoint: ApiAction, body: object): ApiError {
   const validate = compileSchema(endpoint.schema);
   if (validate(body)) throw new Error(`${endpoint.path}: the example error body is valid`);
   const properties = (endpoint.schema as { properties?: object }).properties ?? {};
@@ -18,7 +18,7 @@ function validationAnswer(endpoint: LeadKindDescriptor, body: object): ApiError 
 }
 
 /** The example body with its e-mail field spelled in the other case: the commonest agent slip. */
-function withMiscasedEmail(endpoint: LeadKindDescriptor): object {
+function withMiscasedEmail(endpoint: ApiAction): object {
   const field = endpoint.fields.email;
   const miscased = field === field.toUpperCase() ? field.toLowerCase() : field.toUpperCase();
   return Object.fromEntries(
@@ -42,7 +42,7 @@ const GENERAL_EXAMPLES: Partial<Record<ErrorCode, ApiError>> = {
 };
 
 /** One example answer per error code an endpoint can give, as OpenAPI `examples` per status. */
-export function errorExamples(endpoint: LeadKindDescriptor): Map<number, Record<string, object>> {
+export function errorExamples(endpoint: ApiAction): Map<number, Record<string, object>> {
   const answers: [string, ApiError][] = [
     ['invalid_json', apiErrors.invalidJson(endpoint.example)],
     ['missing_field', validationAnswer(endpoint, {})],

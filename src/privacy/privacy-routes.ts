@@ -7,24 +7,22 @@ import { API_PREFIX } from '../schemas/lead-kinds.ts';
 import { LINK_TOKEN_PARAMETER } from '../schemas/newsletter-pages.ts';
 import {
   PRIVACY_CONFIRM_PATH,
-  PRIVACY_PAGE_PATH,
   PRIVACY_PAGES,
   type PrivacyPageState,
 } from '../schemas/privacy-pages.ts';
 import {
   PRIVACY_API_PATH,
+  PRIVACY_THANK_YOU_PATH,
   PrivacyRequestSchema,
   PrivacyResponseSchema,
   type PrivacyRequestBody,
 } from '../schemas/privacy-request.ts';
 import type { Privacy } from './privacy-service.ts';
 
-/** Where the site's form lands once the request is taken (spec 4 rule 4, as the lead forms). */
-export const PRIVACY_THANK_YOU_PATH = `${PRIVACY_PAGE_PATH}/merci`;
-
 /**
  * POST /api/privacy, declared inside the API plugin (its parsers, rate limit and errors); a
- * browser's form post gets the 303 of spec 4 rule 4, anything else the JSON answer.
+ * browser's form post gets the 303 of spec 4 rule 4 to /vos-donnees/merci, anything else the JSON
+ * answer.
  */
 export function privacyApiRoutes(privacy: Privacy) {
   return (api: FastifyInstance): void => {
@@ -51,7 +49,7 @@ export function privacyApiRoutes(privacy: Privacy) {
   };
 }
 
-/** The built answers to a privacy link (site/link-pages.ts), or bare ones without a site. */
+/** The built answers to a privacy link (site/newsletter-pages.ts), or bare ones without a site. */
 export function privacyPageHtml(siteDir: string | undefined) {
   const built = siteDir ? readManifest(siteDir).privacyPages : undefined;
   return linkPageHtml(siteDir, built, PRIVACY_PAGES);

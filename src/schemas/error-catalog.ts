@@ -16,6 +16,20 @@ interface ApiErrorOptions {
  */
 export type Medium = 'json' | 'form' | 'tool';
 
+/** What the caller names its values: the fields of a body or a form, or a tool's arguments. */
+export const FIELD_WORDS: Record<Medium, { one: string; many: string; theOne: string }> = {
+  json: { one: 'champ', many: 'champs', theOne: 'le champ' },
+  form: { one: 'champ', many: 'champs', theOne: 'le champ' },
+  tool: { one: 'argument', many: 'arguments', theOne: 'l’argument' },
+};
+
+/** Where every field is described, for the caller's way in. */
+const SCHEMA_HINT: Record<Medium, string> = {
+  json: OPENAPI_HINT,
+  form: OPENAPI_HINT,
+  tool: 'Le schéma d’entrée de l’outil (tools/list) décrit chaque argument.',
+};
+
 const ADD_TO: Record<Medium, string> = {
   json: 'au corps JSON de la requête',
   // Spec 7: the hint of missing_field speaks of the JSON body; a form carries the same fields.
@@ -83,14 +97,14 @@ export const apiErrors = {
       fields.length === 1
         ? `Le champ obligatoire « ${fields[0]} » est absent ou vide.`
         : `Les champs obligatoires ${quoteList(fields)} sont absents ou vides.`,
-      `Ajoutez ${fields.length === 1 ? 'le champ' : 'les champs'} ${quoteList(fields)} ${ADD_TO[medium]}. ${OPENAPI_HINT}`,
+      `Ajoutez ${fields.length === 1 ? FIELD_WORDS[medium].theOne : `les ${FIELD_WORDS[medium].many}`} ${quoteList(fields)} ${ADD_TO[medium]}. ${SCHEMA_HINT[medium]}`,
       { field: fields[0] },
     ),
-  invalidField: (field: string, problem: string, hint: string) =>
+  invalidField: (field: string, problem: string, hint: string, medium: Medium = 'json') =>
     new ApiError(
       'invalid_field',
       `Le champ « ${field} » n’est pas valide : ${problem}.`,
-      `${hint} ${OPENAPI_HINT}`,
+      `${hint} ${SCHEMA_HINT[medium]}`,
       { field },
     ),
   notFound: (method: string, path: string) =>
@@ -104,6 +118,18 @@ export const apiErrors = {
       'method_not_allowed',
       `La méthode ${method} n’est pas acceptée sur ${path}.`,
       `Envoyez la requête en POST (OPTIONS reste possible pour CORS). ${OPENAPI_HINT}`,
+      { headers: { allow: 'POST, OPTIONS' } },
+    ),
+  /**
+   * GET or DELETE on /mcp (docs/agents.md): a stateless server opens no stream and keeps no session,
+   * so 405 as the MCP transport allows (an MCP client then goes on with POSTs); whoever opened the
+   * address by hand learns what it is and how to use it.
+   */
+  mcpMethodNotAllowed: (method: string, tools: readonly string[]) =>
+    new ApiError(
+      'method_not_allowed',
+      `${method} /mcp : ce serveur MCP (Streamable HTTP, sans session) n’ouvre pas de flux et ne garde pas de session ; il répond aux messages JSON-RPC envoyés en POST.`,
+      `Branchez un client MCP sur cette adresse, ou envoyez en POST un message JSON-RPC (Content-Type: application/json, Accept: application/json, text/event-stream) : initialize, puis tools/list et tools/call. Outils : ${tools.join(', ')}. Fiche du serveur : /.well-known/mcp/server-card.json. Les mêmes actions en HTTP simple : /llms.txt et /openapi.json.`,
       { headers: { allow: 'POST, OPTIONS' } },
     ),
   // docs/reliability.md: the same Idempotency-Key with another body, or still held by a request in progress.

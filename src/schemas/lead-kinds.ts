@@ -62,6 +62,27 @@ export interface LeadKindDescriptor<K extends string = string, S extends TObject
   brevoList: { setting: BrevoListSetting; variable: string; required: boolean };
 }
 
+/**
+ * What an API action publishes, lead or not (the privacy request of src/schemas/privacy-request.ts
+ * too): its route, /openapi.json, /developers, the site's form with its WebMCP tool.
+ */
+export type ApiAction = Pick<
+  LeadKindDescriptor,
+  | 'kind'
+  | 'schema'
+  | 'schemaName'
+  | 'path'
+  | 'operationId'
+  | 'summary'
+  | 'description'
+  | 'thankYouPath'
+  | 'tool'
+  | 'example'
+> & {
+  /** The field that carries the address. */
+  fields: { email: string };
+};
+
 function leadKind<const K extends string, S extends TObject>(
   descriptor: LeadKindDescriptor<K, S>,
 ): LeadKindDescriptor<K, S> {

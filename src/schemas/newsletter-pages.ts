@@ -1,3 +1,5 @@
+import { PRIVACY_PAGE_PATH, type PrivacyKind } from './privacy-request.ts';
+
 /*
  * The pages a person reaches from a newsletter e-mail (docs/consent.md, "Double opt-in"): their
  * addresses, written into the e-mails and served by src/http/newsletter-routes.ts, and their words,
@@ -15,6 +17,8 @@ export type NewsletterPageState =
   | 'confirmed'
   | 'unsubscribe'
   | 'unsubscribed'
+  | 'unsubscribe-help'
+  | 'unsubscribe-invalid'
   | 'invalid'
   | 'expired'
   | 'used'
@@ -29,10 +33,21 @@ export interface NewsletterPage {
   body: string;
   /** A button posting to the link's own address (the token kept), when the page asks for a click. */
   button?: { label: string; hidden?: Record<string, string> };
+  /** The form of /vos-donnees for this kind of request, when the page offers it instead of a link. */
+  privacyForm?: PrivacyKind;
 }
 
 const subscribeAgain =
   'Pour recevoir la newsletter, [inscrivez-vous à nouveau](/newsletter) : un nouvel e-mail de confirmation vous sera envoyé (un par adresse et par 24 heures au plus : si vous en avez reçu un aujourd’hui, suivez plutôt son lien).';
+
+/**
+ * The unsubscribe page opened without a valid link (docs/consent.md): how to unsubscribe, and the
+ * request of /vos-donnees to do it now, never an invitation to subscribe again.
+ */
+const unsubscribeWithoutLink =
+  'Chaque newsletter contient, en bas, un lien de désinscription propre à votre adresse : il suffit de l’ouvrir puis d’appuyer sur le bouton. Vous ne retrouvez pas d’e-mail ? Indiquez votre adresse ci-dessous : nous y envoyons un lien de confirmation, et la désinscription est faite dès que vous le suivez. Un assistant IA peut faire cette demande pour vous, et la page [Vos données](' +
+  PRIVACY_PAGE_PATH +
+  ') permet aussi de recevoir une copie de vos données ou de les faire effacer.';
 
 /** Where the button of a page posts: the link's own address, filled in when the page is served. */
 export const BUTTON_ACTION_PLACEHOLDER = '__lien_newsletter__';
@@ -63,6 +78,20 @@ export const NEWSLETTER_PAGES: Readonly<Record<NewsletterPageState, NewsletterPa
     title: 'Votre désinscription est enregistrée',
     lead: 'Votre adresse ne reçoit plus la newsletter.',
     body: `Une erreur ? ${subscribeAgain}\n\n[Retour à l’accueil](/)`,
+  },
+  'unsubscribe-help': {
+    status: 200,
+    title: 'Se désinscrire de la newsletter',
+    lead: 'Pour ne plus recevoir la newsletter, deux chemins : le lien de l’un de nos e-mails, ou une demande ici.',
+    body: unsubscribeWithoutLink,
+    privacyForm: 'unsubscribe',
+  },
+  'unsubscribe-invalid': {
+    status: 400,
+    title: 'Ce lien de désinscription n’est pas valable',
+    lead: 'Le lien est incomplet ou a été modifié : il ne correspond à aucun e-mail que nous avons envoyé. Ouvrez-le directement depuis l’e-mail, ou copiez-le en entier.',
+    body: unsubscribeWithoutLink,
+    privacyForm: 'unsubscribe',
   },
   invalid: {
     status: 400,

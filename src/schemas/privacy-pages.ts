@@ -1,13 +1,12 @@
 import type { NewsletterPage } from './newsletter-pages.ts';
-import type { PrivacyKind } from './privacy-request.ts';
+import { PRIVACY_PAGE_PATH, type PrivacyKind } from './privacy-request.ts';
 
 /*
  * The page with the request form (/vos-donnees) and the answers to its signed link
  * (docs/consent.md, "Requests about one's data"), pre-rendered by the site build in the site's
  * layout and served by src/privacy/privacy-routes.ts with their status, like a newsletter link's.
  */
-export const PRIVACY_PAGE_PATH = '/vos-donnees';
-export const PRIVACY_CONFIRM_PATH = '/vos-donnees/confirmation';
+export const PRIVACY_CONFIRM_PATH = `${PRIVACY_PAGE_PATH}/confirmation`;
 /** A privacy link is valid 7 days, as a newsletter confirmation link. */
 export const PRIVACY_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { emailAddress, optionalText } from './fields.ts';
+import type { ApiAction } from './lead-kinds.ts';
 
 /*
  * docs/consent.md, "Requests about one's data": a person's RGPD request, which an assistant may
@@ -8,6 +9,9 @@ import { emailAddress, optionalText } from './fields.ts';
  */
 
 export const PRIVACY_API_PATH = '/api/privacy';
+/** The site's page with the request form, and where that form lands once the request is taken. */
+export const PRIVACY_PAGE_PATH = '/vos-donnees';
+export const PRIVACY_THANK_YOU_PATH = `${PRIVACY_PAGE_PATH}/merci`;
 export const PRIVACY_TOOL_NAME = 'request_privacy_action';
 export const PRIVACY_KINDS = ['unsubscribe', 'access', 'erasure'] as const;
 export type PrivacyKind = (typeof PRIVACY_KINDS)[number];
@@ -18,6 +22,13 @@ export const PRIVACY_KIND_LABELS: Record<PrivacyKind, string> = {
   access: 'recevoir par e-mail tout ce que nous gardons de cette adresse',
   erasure: 'effacer tout ce que nous gardons de cette adresse',
 };
+
+/** The choices of the site's form, in the words of a person asking. */
+export const PRIVACY_KIND_CHOICES: readonly { kind: PrivacyKind; label: string }[] = [
+  { kind: 'unsubscribe', label: 'Ne plus recevoir la newsletter' },
+  { kind: 'access', label: 'Recevoir par e-mail ce que vous gardez de moi' },
+  { kind: 'erasure', label: 'Effacer tout ce que vous gardez de moi' },
+];
 
 export const PrivacyRequestSchema = Type.Object(
   {
@@ -64,3 +75,18 @@ export const PRIVACY_DESCRIPTION =
   'Une personne peut demander, elle-même ou par son assistant : la désinscription de la newsletter, une copie de ce que l’agence garde de son adresse, ou l’effacement. Rien n’est fait sur la foi de la requête : un e-mail avec un lien signé, valable 7 jours et à usage unique, part vers l’adresse, et la demande n’est exécutée que lorsque la personne suit ce lien et appuie sur le bouton. La réponse est la même que l’adresse soit connue ou non.';
 export const PRIVACY_ENGLISH =
   'Start a GDPR request for a person: kind unsubscribe (newsletter), access (a copy of the data held, by e-mail) or erasure; email; optional message. Nothing happens on the caller’s word: the address receives a signed single-use link (7 days) and the request runs only once the person follows it and presses the button. The answer is the same whether or not the address is known. Tell the person to look in their inbox.';
+
+/** The request as an API action: its route, /openapi.json, /developers, the site's form and its tool. */
+export const PRIVACY_ACTION: ApiAction = {
+  kind: 'privacy',
+  schema: PrivacyRequestSchema,
+  schemaName: 'PrivacyRequest',
+  path: PRIVACY_API_PATH,
+  operationId: 'requestPrivacyAction',
+  summary: PRIVACY_SUMMARY,
+  description: PRIVACY_DESCRIPTION,
+  thankYouPath: PRIVACY_THANK_YOU_PATH,
+  tool: { name: PRIVACY_TOOL_NAME, english: PRIVACY_ENGLISH },
+  example: PRIVACY_EXAMPLE,
+  fields: { email: 'email' },
+};

@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import { apiErrors, quoteList, type ApiError, type Medium } from './error-catalog.ts';
+import { apiErrors, FIELD_WORDS, quoteList, type ApiError, type Medium } from './error-catalog.ts';
 import { misplacedAnswers, type QuestionnaireFields } from './misplaced-answers.ts';
 
 export interface ValidationContext {
@@ -39,57 +39,53 @@ function isConditional(error: ErrorObject): boolean {
 
 function describeInvalid(error: ErrorObject, context: ValidationContext): ApiError {
   const field = fieldName(error);
+  const medium = context.medium ?? 'json';
+  const words = FIELD_WORDS[medium];
+  const invalidField = (problem: string, hint: string) =>
+    apiErrors.invalidField(field, problem, hint, medium);
   const times = context.repeatedFields.get(field);
   if (times !== undefined) {
     // The joined value ("a@x.fr,b@x.fr") is not what the caller meant to send.
-    return apiErrors.invalidField(
-      field,
+    return invalidField(
       `le champ est envoyé ${times} fois`,
       `Envoyez « ${field} » une seule fois, avec une seule valeur.`,
     );
   }
   switch (error.keyword) {
     case 'format':
-      return apiErrors.invalidField(
-        field,
+      return invalidField(
         'l’adresse e-mail est mal formée',
         'Indiquez une adresse de la forme nom@domaine.fr.',
       );
     case 'maxLength':
-      return apiErrors.invalidField(
-        field,
+      return invalidField(
         `le texte dépasse ${error.params.limit} caractères`,
         `Raccourcissez-le à ${error.params.limit} caractères au plus.`,
       );
     case 'type':
       // formData and consent are the object fields; every other field is a text.
       if (error.params.type === 'object' && field === 'consent') {
-        return apiErrors.invalidField(
-          field,
+        return invalidField(
           'un objet est attendu',
           'Envoyez un objet comme {"version": "…"} avec la version du texte de consentement accepté (voir /openapi.json).',
         );
       }
       return error.params.type === 'object'
-        ? apiErrors.invalidField(
-            field,
+        ? invalidField(
             'un objet est attendu',
             'Envoyez un objet dont chaque clé est une question et chaque valeur la réponse, en texte.',
           )
-        : apiErrors.invalidField(
-            field,
+        : invalidField(
             'une chaîne de caractères est attendue',
             'Envoyez la valeur entre guillemets, comme texte.',
           );
     case 'enum':
-      return apiErrors.invalidField(
-        field,
+      return invalidField(
         `la valeur doit être l’une de : ${(error.params.allowedValues as string[]).join(', ')}`,
         'Choisissez une des valeurs listées.',
       );
     case 'maxProperties':
-      return apiErrors.invalidField(
-        field,
+      return invalidField(
         `${error.params.limit} réponses au plus sont acceptées`,
         `Envoyez au plus ${error.params.limit} questions et leurs réponses.`,
       );
@@ -99,7 +95,8 @@ function describeInvalid(error: ErrorObject, context: ValidationContext): ApiErr
       return apiErrors.invalidField(
         field || 'corps',
         'la valeur est refusée',
-        'Corrigez la valeur d’après la description du champ.',
+        `Corrigez la valeur d’après la description de ${words.theOne}.`,
+        medium,
       );
   }
 }
@@ -110,6 +107,8 @@ function describeInvalid(error: ErrorObject, context: ValidationContext): ApiErr
  * rather than telling to drop it (docs/api-decisions.md, "Errors an agent can act on").
  */
 function unknownField(field: string, context: ValidationContext): ApiError {
+  const medium = context.medium ?? 'json';
+  const words = FIELD_WORDS[medium];
   const accepted = context.knownFields.filter((name) => name !== 'consent');
   const answers = context.questionnaire?.answers;
   const where = answers
@@ -118,7 +117,8 @@ function unknownField(field: string, context: ValidationContext): ApiError {
   return apiErrors.invalidField(
     field,
     'ce champ est inconnu',
-    `Les champs acceptés sont ${quoteList(accepted)} : renommez-le en l’un d’eux s’il en porte la valeur.${where} Un champ qui ne porte rien de ce que la personne a dit peut être laissé de côté.`,
+    `Les ${words.many} acceptés sont ${quoteList(accepted)} : renommez-le en l’un d’eux s’il en porte la valeur.${where} Un ${words.one} qui ne porte rien de ce que la personne a dit peut être laissé de côté.`,
+    medium,
   );
 }
 
@@ -139,6 +139,7 @@ function misplacedAnswersError(
       first,
       problem,
       `Dans un formulaire, chaque réponse voyage sous la clé ${field}[Question] : envoyez ${pairs}, les autres champs inchangés. Ne retirez aucune réponse.`,
+      medium,
     );
   }
   const what = medium === 'tool' ? 'Les arguments corrigés' : 'Le corps corrigé';
@@ -147,6 +148,7 @@ function misplacedAnswersError(
     first,
     problem,
     `Déplacez ${quoteList(moved.keys)} dans ${into}, sous le texte exact de chaque question, sans rien retirer. ${what} : ${JSON.stringify(moved.corrected)}`,
+    medium,
   );
 }
 
@@ -160,13 +162,18 @@ interface Misplaced {
 }
 
 /** An unknown field that is a known one spelled otherwise: say which, rather than "remove it". */
-function misplacedField(sent: string, knownFields: readonly string[]): Misplaced | undefined {
+function misplacedField(
+  sent: string,
+  knownFields: readonly string[],
+  medium: Medium,
+): Misplaced | undefined {
   const question = BRACKET_ANSWER.exec(sent)?.[1];
   if (question !== undefined && knownFields.includes('formData')) {
+    const into = medium === 'tool' ? 'l’argument formData' : 'l’objet formData';
     return {
       sent,
       problem: 'en JSON, une réponse au questionnaire se place dans l’objet formData',
-      fix: `placez la réponse dans l’objet formData, sous sa question : "formData": {${JSON.stringify(question)}: "la réponse"}`,
+      fix: `placez la réponse dans ${into}, sous sa question : "formData": {${JSON.stringify(question)}: "la réponse"}`,
     };
   }
   const known = knownFields.find(
@@ -180,7 +187,7 @@ function misplacedField(sent: string, knownFields: readonly string[]): Misplaced
   };
 }
 
-function misplacedError(misplaced: Misplaced[]): ApiError {
+function misplacedError(misplaced: Misplaced[], medium: Medium): ApiError {
   const [first, ...others] = misplaced as [Misplaced, ...Misplaced[]];
   const more = others.length ? ` (de même pour ${quoteList(others.map((m) => m.sent))})` : '';
   const fixes = misplaced.map((m) => m.fix).join(' ; ');
@@ -188,6 +195,7 @@ function misplacedError(misplaced: Misplaced[]): ApiError {
     first.sent,
     `${first.problem}${more}`,
     `${fixes.charAt(0).toUpperCase()}${fixes.slice(1)}.`,
+    medium,
   );
 }
 
@@ -210,10 +218,11 @@ export function validationToApiError(errors: ErrorObject[], context: ValidationC
   if (moved) {
     return misplacedAnswersError(moved, context.questionnaire!.answers, context.medium ?? 'json');
   }
+  const medium = context.medium ?? 'json';
   const misplaced = unknown
-    .map((sent) => misplacedField(sent, context.knownFields))
+    .map((sent) => misplacedField(sent, context.knownFields, medium))
     .filter((entry) => entry !== undefined);
-  if (misplaced.length) return misplacedError(misplaced);
+  if (misplaced.length) return misplacedError(misplaced, medium);
 
   // Ajv checks if/then before `required`: name PRENOM/EMAIL (always required) before the fields
   // only the full form needs.

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../src/schemas/responses.ts';
 import { ERROR_CODES } from '../../src/schemas/responses.ts';
+import { PRIVACY_EXAMPLE, PrivacyRequestSchema } from '../../src/schemas/privacy-request.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 
 const SITE_URL = 'https://www.agence-web.fr';
@@ -12,7 +13,11 @@ const OPERATIONS = {
   '/api/contact': { operationId: 'submitContactRequest', schema: 'ContactRequest' },
   '/api/subscribe': { operationId: 'subscribeNewsletter', schema: 'SubscribeRequest' },
   '/api/audit': { operationId: 'submitSectorAudit', schema: 'AuditRequest' },
+  // docs/consent.md, "Requests about one's data": from the same schema as the route and the tool.
+  '/api/privacy': { operationId: 'requestPrivacyAction', schema: 'PrivacyRequest' },
 };
+/** Each operation's 200 answer. */
+const ANSWERS: Record<string, string> = { '/api/privacy': 'PrivacyResponse' };
 const SPEC_CODES = [
   'invalid_json',
   'missing_field',
@@ -69,7 +74,7 @@ describe('spec 9: /openapi.json', () => {
     expect(doc.servers[0]?.url).toBe(SITE_URL);
   });
 
-  it('declares exactly the three POST operations with their operationIds (spec 4)', () => {
+  it('declares exactly the four POST operations with their operationIds (spec 4)', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(OPERATIONS).sort());
     for (const [path, { operationId, schema }] of Object.entries(OPERATIONS)) {
       expect(Object.keys(doc.paths[path]!)).toEqual(['post']);
@@ -93,7 +98,7 @@ describe('spec 9: /openapi.json', () => {
     for (const path of Object.keys(OPERATIONS)) {
       const { responses } = doc.paths[path]!.post;
       expect(responses['200']?.content?.['application/json'].schema.$ref).toBe(
-        '#/components/schemas/SuccessResponse',
+        `#/components/schemas/${ANSWERS[path] ?? 'SuccessResponse'}`,
       );
       expect(responses['303']?.headers).toHaveProperty('Location');
       for (const status of ['400', '405', '415', '500', '502']) {
@@ -169,6 +174,35 @@ describe('spec 9: /openapi.json', () => {
       const response = await t.app.inject({ method: 'POST', url: path, payload: body });
       expect(response.statusCode, `${path} ${response.body}`).toBe(200);
     }
+  });
+
+  it('/api/privacy: the schema the route validates with, its two answers as examples, no Idempotency-Key', async () => {
+    const operation = doc.paths['/api/privacy']!.post as Operation & { parameters: unknown[] };
+    expect(doc.components.schemas.PrivacyRequest).toEqual(
+      JSON.parse(JSON.stringify(PrivacyRequestSchema)),
+    );
+    expect(operation.parameters).toEqual([]);
+    expect(operation.responses).not.toHaveProperty('409');
+    expect(operation.responses['303']?.headers?.Location).toMatchObject({
+      schema: { const: '/vos-donnees/merci' },
+    });
+    const answers = (
+      operation.responses['200']!.content!['application/json'] as never as {
+        examples: Record<string, { value: object }>;
+      }
+    ).examples;
+    expect(Object.values(answers).map(({ value }) => value)).toEqual([
+      { success: true, confirmation: 'sent' },
+      { success: true, confirmation: 'already_sent' },
+    ]);
+    // The first is what the API answers to the published example (another address: the example's
+    // own already got its link in the test above).
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/privacy',
+      payload: { ...PRIVACY_EXAMPLE, email: 'openapi-privacy@example.fr' },
+    });
+    expect(response.json()).toEqual({ success: true, confirmation: 'sent' });
   });
 
   it('passes `redocly lint` with 0 errors and 0 warnings', async () => {

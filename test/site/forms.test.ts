@@ -3,11 +3,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readManifest } from '../../src/http/site-files.ts';
 import { LEAD_KINDS } from '../../src/schemas/lead-kinds.ts';
+import { PRIVACY_ACTION } from '../../src/schemas/privacy-request.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { buildTestSite, type TestSite } from '../helpers/site.ts';
 import { formsOf, unescapeHtml, type ScannedForm } from './html-scan.ts';
 import { currentWording } from '../../src/schemas/consent.ts';
 import { FORM_TOKEN_FIELD, HONEYPOT_FIELD } from '../../src/schemas/bot-trap.ts';
+
+/** Every action a site form posts to: the lead kinds and the request about one's data. */
+const ACTIONS = [...LEAD_KINDS, PRIVACY_ACTION];
+
+/** A select's value a person would pick. */
+const SELECTED: Record<string, string> = { SMS__COUNTRY_CODE: '+33', kind: 'access' };
 
 /** The bot trap's fields (docs/api-decisions.md, "Bot trap") are no lead fields: test/hardening/bot-trap.test.ts. */
 const TRAP_FIELDS = [HONEYPOT_FIELD, FORM_TOKEN_FIELD];
@@ -53,7 +60,7 @@ function submission(form: ScannedForm): URLSearchParams {
     else if (control.type === 'checkbox' || control.type === 'radio') {
       if (!picked.has(control.name)) body.append(control.name, control.value ?? 'on');
       picked.add(control.name);
-    } else if (control.tag === 'select') body.append(control.name, '+33');
+    } else if (control.tag === 'select') body.append(control.name, SELECTED[control.name]!);
     else body.append(control.name, SAMPLE[control.type ?? 'text'] ?? SAMPLE.text!);
   }
   return body;
@@ -62,13 +69,13 @@ function submission(form: ScannedForm): URLSearchParams {
 describe('site forms match the API schemas (docs/site.md)', () => {
   it('has the forms the content asks for', () => {
     const actions = forms.map(({ form }) => form.action);
-    for (const endpoint of LEAD_KINDS) expect(actions).toContain(endpoint.path);
+    for (const endpoint of ACTIONS) expect(actions).toContain(endpoint.path);
     expect(forms.filter(({ form }) => form.action === '/api/audit')).toHaveLength(3);
   });
 
   it('names fields exactly as the schema and carries its bounds and required rules', () => {
     for (const { page, form } of forms) {
-      const endpoint = LEAD_KINDS.find((candidate) => candidate.path === form.action);
+      const endpoint = ACTIONS.find((candidate) => candidate.path === form.action);
       expect(endpoint, `${page}: ${form.action}`).toBeDefined();
       const schema = endpoint?.schema as unknown as ObjectSchema;
       const shortRequest = form.controls.some((control) => control.name === 'TOOL_SOURCE');
@@ -114,6 +121,7 @@ describe('site forms match the API schemas (docs/site.md)', () => {
       '/api/contact': '/contact/merci',
       '/api/subscribe': '/newsletter/merci',
       '/api/audit': '/secteurs/merci',
+      '/api/privacy': '/vos-donnees/merci',
     };
     for (const { page, form } of forms) {
       const response = await test.app.inject({
@@ -141,7 +149,13 @@ describe('site forms match the API schemas (docs/site.md)', () => {
 
   it('shows, beside the submit button, the consent wording whose version it sends (docs/consent.md)', async () => {
     for (const { page, form } of forms) {
-      const endpoint = LEAD_KINDS.find((candidate) => candidate.path === form.action)!;
+      const endpoint = LEAD_KINDS.find((candidate) => candidate.path === form.action);
+      if (!endpoint) {
+        // A request about one's data asks no consent: the person confirms it by e-mail.
+        expect(form.action, page).toBe(PRIVACY_ACTION.path);
+        expect(form.html, page).not.toContain('consent[');
+        continue;
+      }
       const wording = currentWording(endpoint.kind);
       const version = form.controls.find((control) => control.name === 'consent[version]');
       expect(version?.value, page).toBe(wording.version);

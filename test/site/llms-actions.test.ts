@@ -56,7 +56,9 @@ describe('/llms.txt lets an agent act in one request', () => {
     const actions = llms.slice(llms.indexOf('## Agir pour une personne'));
     const links = [...actions.matchAll(/^- \[[^\]]*POST [^\]]*\]\(([^)]+)\)/gm)].map((m) => m[1]!);
     expect(links).toHaveLength(5);
-    for (const url of links) expect(url).toMatch(/\.md(#[a-z-]+)?$/);
+    for (const url of links) expect(url).toMatch(/\.md$/);
+    // The privacy request's own page, with its form (docs/consent.md).
+    expect(links).toContain(`${SITE_URL}/vos-donnees.md`);
     expect(llms).toContain('`request_privacy_action`');
     for (const endpoint of LEAD_KINDS) expect(llms).toContain(`\`${endpoint.tool.name}\``);
     expect(llms).toContain(`${SITE_URL}/mcp`);

@@ -135,7 +135,7 @@ describe('/robots.txt', () => {
     'CCBot',
   ];
 
-  it('names the search and AI robots, keeps crawlers out of /api/ and /mcp but lets user-triggered agents act, and gives the sitemap', () => {
+  it('names the search and AI robots, keeps crawlers out of /api/ and /mcp but lets any user-triggered agent act, and gives the sitemap', () => {
     const text = read('robots.txt');
     const agents = [...text.matchAll(/^User-agent: (.+)$/gm)].map((match) => match[1]);
     expect(agents).toEqual(expect.arrayContaining([...required, '*']));
@@ -143,16 +143,24 @@ describe('/robots.txt', () => {
     // RFC 9309: a group is its User-agent lines and the rules that follow them.
     const groups = text.split(/\n\s*\n/).filter((block) => /^User-agent:/m.test(block));
     expect(groups.length).toBe(ROBOT_GROUPS.length + 1);
-    // docs/agents.md: crawlers stay out of the action endpoints; agents sent by a person may act.
+    // docs/agents.md: named crawlers stay out of the action endpoints and the signed links' pages;
+    // agents sent by a person, named or not (`*`), may act and open /vos-donnees and the
+    // unsubscribe page, as /llms.txt invites them to; no robot enters the workspace.
     const userTriggered = ['ChatGPT-User', 'Claude-User', 'Perplexity-User', 'MistralAI-User'];
+    const personal = ['/newsletter/confirmation', '/newsletter/desinscription'];
     for (const group of groups) {
-      const actsForAPerson = userTriggered.some((agent) =>
-        group.includes(`User-agent: ${agent}\n`),
-      );
-      for (const path of ['/api/', '/mcp']) {
-        const disallowed = group.split('\n').includes(`Disallow: ${path}`);
-        expect(disallowed, group).toBe(!actsForAPerson);
+      const actsForAPerson =
+        group.includes('User-agent: *\n') ||
+        userTriggered.some((agent) => group.includes(`User-agent: ${agent}\n`));
+      const disallowed = group
+        .split('\n')
+        .filter((line) => line.startsWith('Disallow: '))
+        .map((line) => line.slice('Disallow: '.length));
+      for (const path of ['/api/', '/mcp', ...personal, '/vos-donnees/confirmation']) {
+        expect(disallowed.includes(path), `${path} in ${group}`).toBe(!actsForAPerson);
       }
+      expect(disallowed).toContain('/equipe');
+      expect(disallowed).not.toContain('/vos-donnees');
     }
     const agentGroup = groups.find((group) => group.includes('User-agent: ChatGPT-User'))!;
     for (const agent of userTriggered) expect(agentGroup).toContain(`User-agent: ${agent}\n`);
