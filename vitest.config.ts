@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /** docs/quality.md: the suites that run a second time with the journal on PostgreSQL. */
 const POSTGRES_SUITES = [
-  ...['store', 'http', 'cli', 'hardening', 'providers'].map(
+  ...['store', 'http', 'cli', 'hardening', 'providers', 'privacy'].map(
     (folder) => `test/${folder}/**/*.test.ts`,
   ),
   // docs/workspace.md: the workspace's sessions, throttling and audit trail on both journals.

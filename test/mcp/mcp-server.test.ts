@@ -206,16 +206,22 @@ describe('invalid calls are tool errors carrying the REST error', () => {
       );
       if (field === 'idempotency_key') return;
       // The very answer REST gives to the same body, but for the hint's words: a tool's caller
-      // has arguments, not a JSON body (docs/agents.md).
+      // has arguments and the tool's input schema, not a JSON body's fields and /openapi.json
+      // (docs/agents.md).
       const endpoint = LEAD_KINDS.find((e) => e.tool.name === tool)!;
       const rest = (await postJson(t.app, endpoint.path, body)).json() as ErrorResponse;
       const { hint, ...others } = error;
       const { hint: restHint, ...restOthers } = rest.error;
       expect(others).toEqual(restOthers);
-      expect(hint).toBe(
-        restHint.replace('au corps JSON de la requête', 'aux arguments de l’outil'),
+      const fix = (text: string) => text.slice(0, text.indexOf('. ') + 1);
+      expect(fix(hint)).toBe(
+        fix(restHint)
+          .replace('au corps JSON de la requête', 'aux arguments de l’outil')
+          .replace('les champs', 'les arguments')
+          .replace('le champ', 'l’argument'),
       );
-      expect(hint).not.toMatch(/corps JSON/);
+      expect(hint).toMatch(/Le schéma d’entrée de l’outil \(tools\/list\) décrit chaque argument/);
+      expect(hint).not.toMatch(/corps|champ|formulaire|openapi/i);
     });
   }
 
@@ -241,6 +247,26 @@ describe('invalid calls are tool errors carrying the REST error', () => {
     expect(retried.isError).toBeFalsy();
     const [entry] = await journaled('mcp-misplaced@example.fr');
     expect((entry!.lead.data as { formData: object }).formData).toEqual({ [question]: 'Couvreur' });
+  });
+
+  it('an unknown argument: the hint names the accepted arguments, never fields of a form or body', async () => {
+    const result = await call('subscribe_newsletter', {
+      email: 'mcp-unknown@example.fr',
+      firstName: 'Léa',
+      ville: 'Lyon',
+    });
+    const error = (result.structuredContent as ErrorResponse).error;
+    expect(error).toMatchObject({ code: 'invalid_field', field: 'ville' });
+    expect(error.hint).toMatch(/^Les arguments acceptés sont « email »/);
+    expect(error.hint).not.toMatch(/corps|champ|formulaire|openapi/i);
+  });
+
+  it('request_privacy_action: a missing argument is named as an argument of the tool', async () => {
+    const result = await call('request_privacy_action', { kind: 'erasure' });
+    const error = (result.structuredContent as ErrorResponse).error;
+    expect(error).toMatchObject({ code: 'missing_field', field: 'email' });
+    expect(error.hint).toMatch(/^Ajoutez l’argument « email » aux arguments de l’outil\./);
+    expect(error.hint).not.toMatch(/corps|champ|formulaire|openapi/i);
   });
 
   it('nothing is journaled for a refused call', async () => {
@@ -271,6 +297,21 @@ describe('discovery and transport', () => {
     const response = await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it('GET /mcp opened by hand says what the endpoint is and how to use it', async () => {
+    const response = await fetch(`${base}/mcp`);
+    expect(response.status).toBe(405);
+    const { error } = (await response.json()) as ErrorResponse;
+    expect(error.code).toBe('method_not_allowed');
+    expect(error.message).toMatch(/serveur MCP \(Streamable HTTP, sans session\)/);
+    expect(error.message).toMatch(/POST/);
+    expect(error.hint).toMatch(/initialize, puis tools\/list et tools\/call/);
+    for (const name of [...LEAD_KINDS.map((e) => e.tool.name), 'request_privacy_action']) {
+      expect(error.hint).toContain(name);
+    }
+    expect(error.hint).toContain('/.well-known/mcp/server-card.json');
+    expect(error.hint).toContain('/llms.txt');
   });
 
   it('POST /mcp shares the API rate limit per address (docs/reliability.md)', async () => {
