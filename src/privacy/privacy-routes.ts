@@ -1,5 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { isBrowserFormPost, requireSupportedMediaType } from '../http/body-parsers.ts';
+import {
+  isBrowserFormPost,
+  isFormRequest,
+  requireSupportedMediaType,
+} from '../http/body-parsers.ts';
 import { answerLinkPage, linkPageHtml, tokenOf } from '../http/newsletter-routes.ts';
 import { readManifest } from '../http/site-files.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
@@ -33,9 +37,11 @@ export function privacyApiRoutes(privacy: Privacy) {
       schema: { body: PrivacyRequestSchema, response: { 200: PrivacyResponseSchema } },
       preValidation: requireSupportedMediaType,
       handler: async (request, reply) => {
-        const browser = isBrowserFormPost(request);
-        const answer = await privacy.request(request.body, browser ? 'form' : 'api');
-        return browser ? reply.redirect(PRIVACY_THANK_YOU_PATH, 303) : answer;
+        // A form post is the site's form, whether the browser sends it or forms.js does (asking
+        // for JSON), as for a lead's consent channel (src/http/consent-evidence.ts).
+        const channel = isFormRequest(request) ? 'form' : 'api';
+        const answer = await privacy.request(request.body, channel);
+        return isBrowserFormPost(request) ? reply.redirect(PRIVACY_THANK_YOU_PATH, 303) : answer;
       },
     });
     api.route({

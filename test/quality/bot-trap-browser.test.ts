@@ -53,8 +53,9 @@ describe.skipIf(!hasChromium())('the bot trap in Chromium (docs/api-decisions.md
     const tree = await form.ariaSnapshot();
     expect(tree).toContain('Adresse e-mail');
     expect(tree).not.toContain('Laissez ce champ vide');
-    // Off-screen, not display:none (which bots skip), and out of the Tab order.
-    const trap = form.locator('input[name="website"]');
+    // Off-screen, not display:none (which bots skip), and out of the Tab order. (forms.js has taken
+    // its name off, to keep it out of the form's WebMCP tool: docs/agents.md.)
+    const trap = form.locator('input[data-honeypot]');
     await expect(trap.evaluate((input) => getComputedStyle(input).display)).resolves.not.toBe(
       'none',
     );
