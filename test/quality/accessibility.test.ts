@@ -9,6 +9,11 @@ import {
   NEWSLETTER_UNSUBSCRIBE_PATH,
   type NewsletterPageState,
 } from '../../src/schemas/newsletter-pages.ts';
+import {
+  PRIVACY_CONFIRM_PATH,
+  PRIVACY_PAGES,
+  type PrivacyPageState,
+} from '../../src/schemas/privacy-pages.ts';
 import { hasChromium, watchProblems } from '../helpers/browser.ts';
 import { axeViolations, withAxe } from '../helpers/browser-axe.ts';
 import { useSiteInChromium } from '../helpers/browser-site.ts';
@@ -42,23 +47,32 @@ async function audit(context: BrowserContext, paths: string[]) {
  * The two links of a real double opt-in e-mail (docs/consent.md): a subscription sent to the served
  * app, its e-mail read from the outbox as a mail client would, the links pointed at the served origin.
  */
-async function newsletterLinks(email: string): Promise<{ confirm: string; unsubscribe: string }> {
+/** The link of `path` in the outbox's e-mail of `role` (one such e-mail), on the served origin. */
+async function emailedLink(role: string, path: string): Promise<string> {
   const { origin, test } = chromium.served;
-  const answer = await fetch(`${origin}/api/subscribe`, {
+  const outbox = join(test.dataDir, 'outbox');
+  const file = readdirSync(outbox).find((name) => name.endsWith(`-${role}.eml`));
+  const text = (await PostalMime.parse(readFileSync(join(outbox, file ?? '(none)')))).text ?? '';
+  const found = new RegExp(`${test.config.siteUrl}${path}\\?jeton=[\\w.-]+`).exec(text)?.[0];
+  expect(found, path).toBeDefined();
+  return origin + found!.slice(test.config.siteUrl.length);
+}
+
+async function post(path: string, body: object) {
+  const answer = await fetch(`${chromium.served.origin}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, firstName: 'Léa' }),
+    body: JSON.stringify(body),
   });
   expect(answer.status).toBe(200);
-  const outbox = join(test.dataDir, 'outbox');
-  const file = readdirSync(outbox).find((name) => name.endsWith('-optin.eml'));
-  const text = (await PostalMime.parse(readFileSync(join(outbox, file ?? '(none)')))).text ?? '';
-  const link = (path: string) => {
-    const found = new RegExp(`${test.config.siteUrl}${path}\\?jeton=[\\w.-]+`).exec(text)?.[0];
-    expect(found, path).toBeDefined();
-    return origin + found!.slice(test.config.siteUrl.length);
+}
+
+async function newsletterLinks(email: string): Promise<{ confirm: string; unsubscribe: string }> {
+  await post('/api/subscribe', { email, firstName: 'Léa' });
+  return {
+    confirm: await emailedLink('optin', NEWSLETTER_CONFIRM_PATH),
+    unsubscribe: await emailedLink('optin', NEWSLETTER_UNSUBSCRIBE_PATH),
   };
-  return { confirm: link(NEWSLETTER_CONFIRM_PATH), unsubscribe: link(NEWSLETTER_UNSUBSCRIBE_PATH) };
 }
 
 describe.skipIf(!hasChromium())('accessibility in Chromium (quality bar, docs/quality.md)', () => {
@@ -116,6 +130,35 @@ describe.skipIf(!hasChromium())('accessibility in Chromium (quality bar, docs/qu
     await check('unsubscribe', await page.goto(unsubscribe));
     await check('unsubscribed', await press(NEWSLETTER_PAGES.unsubscribe.button!.label));
     await check('invalid', await page.goto(`${confirm.split('?')[0]}?jeton=abimé`));
+    // Without a valid link: how to unsubscribe and the request form (docs/consent.md).
+    await check('unsubscribe-help', await page.goto(unsubscribe.split('?')[0]!));
+    await check('unsubscribe-invalid', await page.goto(`${unsubscribe.split('?')[0]}?jeton=abimé`));
+    expect(found).toEqual({});
+    expect(problems).toEqual([]);
+  }, 90_000);
+
+  it('axe-core reports 0 violations on the pages a privacy request’s link opens, each state', async () => {
+    await post('/api/privacy', { kind: 'erasure', email: 'donnees-axe@exemple.fr' });
+    const link = await emailedLink('privacy-link', PRIVACY_CONFIRM_PATH);
+    const page = await (await newContext(390, 844)).newPage();
+    const problems = watchProblems(page);
+    const found: Partial<Record<PrivacyPageState, string[]>> = {};
+    const check = async (state: PrivacyPageState, response: Response | null) => {
+      expect(response?.status(), state).toBe(PRIVACY_PAGES[state].status);
+      const title = (await page.locator('h1').textContent())?.replace(/\s/g, ' ');
+      expect(title, state).toBe(PRIVACY_PAGES[state].title.replace(/\s/g, ' '));
+      const messages = await axeViolations(page);
+      if (messages.length) found[state] = messages;
+    };
+    await check('confirm-erasure', await page.goto(link));
+    const [done] = await Promise.all([
+      page.waitForResponse((answer) => answer.request().method() === 'POST'),
+      page.getByRole('button', { name: PRIVACY_PAGES['confirm-erasure'].button!.label }).click(),
+    ]);
+    await page.waitForLoadState();
+    await check('done-erasure', done);
+    await check('used', await page.goto(link));
+    await check('invalid', await page.goto(`${link.split('?')[0]}?jeton=abimé`));
     expect(found).toEqual({});
     expect(problems).toEqual([]);
   }, 90_000);
