@@ -35,8 +35,9 @@ describe('pages as HTML (docs/site.md)', () => {
         `<link rel="alternate" type="text/markdown" href="${alternate}">`,
       );
       expect(response.headers.vary).toBe('Accept, Accept-Encoding');
-      // A page with a form carries a fresh bot-trap token: no shared cache (docs/api-decisions.md).
-      const hasForm = response.body.includes('<form class="lead-form"');
+      // A page with a lead's form carries a fresh bot-trap token: no shared cache
+      // (docs/api-decisions.md); /vos-donnees' form has none (docs/consent.md).
+      const hasForm = response.body.includes('name="form_token"');
       expect(response.headers['cache-control'], page.path).toBe(
         hasForm ? 'private, no-cache' : 'public, max-age=300',
       );
