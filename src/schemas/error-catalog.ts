@@ -1,5 +1,6 @@
 import { frenchList } from './french-text.ts';
 import { LEAD_KINDS } from './lead-kinds.ts';
+import { PRIVACY_API_PATH } from './privacy-request.ts';
 import { ERROR_STATUS, type ErrorCode, type ErrorResponse } from './responses.ts';
 
 const OPENAPI_HINT = 'La description complète des champs est publiée sur /openapi.json.';
@@ -37,7 +38,9 @@ const ADD_TO: Record<Medium, string> = {
   tool: 'aux arguments de l’outil',
 };
 
-const ENDPOINT_LIST = frenchList(LEAD_KINDS.map((kind) => `POST ${kind.path}`));
+const ENDPOINT_LIST = frenchList(
+  [...LEAD_KINDS.map((kind) => kind.path), PRIVACY_API_PATH].map((path) => `POST ${path}`),
+);
 
 /** An answer the API gives on purpose; the error handler turns it into the ErrorResponse shape. */
 export class ApiError extends Error {

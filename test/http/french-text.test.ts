@@ -22,6 +22,8 @@ describe('French text written by hand', () => {
 
   it('names every endpoint in the answer to an unknown path', () => {
     const { hint } = apiErrors.notFound('GET', '/api/nulle-part');
-    expect(hint).toContain('POST /api/contact, POST /api/subscribe et POST /api/audit');
+    expect(hint).toContain(
+      'POST /api/contact, POST /api/subscribe, POST /api/audit et POST /api/privacy',
+    );
   });
 });
