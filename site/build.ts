@@ -27,7 +27,7 @@ import { llmsFullTxt, llmsTxt } from './llms-files.ts';
 import { renderMarkdown } from './markdown.ts';
 import { typeset } from './typeset.ts';
 import { writeSite } from './output.ts';
-import { newsletterPageFiles, privacyPageFiles } from './newsletter-pages.ts';
+import { newsletterPageFiles, privacyPageFiles } from './link-pages.ts';
 import { pageMarkdown } from './page-markdown.ts';
 import { loadPages, type Page } from './pages.ts';
 import { FOOTER_LINKS, PRIMARY_NAV } from './site-info.ts';

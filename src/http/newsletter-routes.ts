@@ -39,7 +39,7 @@ function barePage(page: NewsletterPage): string {
   return `<!doctype html>\n<html lang="fr">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${escapeHtml(page.title)}</title>\n</head>\n<body>\n<main>\n<h1>${escapeHtml(page.title)}</h1>\n${paragraphs}${button}${form}\n</main>\n</body>\n</html>\n`;
 }
 
-/** The built pages of dist/ (site/newsletter-pages.ts), or bare ones without a site. */
+/** The built pages of dist/ (site/link-pages.ts), or bare ones without a site. */
 export function newsletterPageHtml(siteDir: string | undefined): NewsletterPageHtml {
   const built = siteDir ? readManifest(siteDir).newsletterPages : undefined;
   return linkPageHtml(siteDir, built, NEWSLETTER_PAGES);
