@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../src/schemas/responses.ts';
 import { LEAD_KINDS } from '../../src/schemas/lead-kinds.ts';
+import { PRIVACY_ACTION } from '../../src/schemas/privacy-request.ts';
 import { ERROR_CODES } from '../../src/schemas/responses.ts';
 import { buildTestSite, type TestSite } from '../helpers/site.ts';
 
@@ -37,6 +38,9 @@ function rowOf(path: string, name: string): string[] | undefined {
   return line?.split(' | ');
 }
 
+/** Every POST the reference documents: the lead kinds and the request about one's data. */
+const ACTIONS = [...LEAD_KINDS, PRIVACY_ACTION];
+
 describe('/developers reference, generated from src/schemas (docs/site.md)', () => {
   it('keeps the written content first, then the generated reference', () => {
     const written = readFileSync(
@@ -49,7 +53,7 @@ describe('/developers reference, generated from src/schemas (docs/site.md)', () 
   });
 
   it('lists every field of every endpoint with its bound and whether it is required', () => {
-    for (const endpoint of LEAD_KINDS) {
+    for (const endpoint of ACTIONS) {
       const schema = endpoint.schema as unknown as {
         properties: Record<string, Property>;
         required: string[];
@@ -75,7 +79,7 @@ describe('/developers reference, generated from src/schemas (docs/site.md)', () 
   });
 
   it('gives a curl and a fetch example for each endpoint, with valid JSON bodies', () => {
-    for (const endpoint of LEAD_KINDS) {
+    for (const endpoint of ACTIONS) {
       const section = sectionOf(endpoint.path);
       expect(section).toContain(`curl -s http://localhost:3000${endpoint.path} \\`);
       expect(section).toContain(`fetch('http://localhost:3000${endpoint.path}'`);
@@ -86,5 +90,13 @@ describe('/developers reference, generated from src/schemas (docs/site.md)', () 
       const required = (endpoint.schema as unknown as { required: string[] }).required;
       for (const body of bodies) for (const field of required) expect(body).toHaveProperty(field);
     }
+  });
+
+  it('says how POST /api/privacy answers and where its form is, and names its MCP tool', () => {
+    const section = sectionOf('/api/privacy');
+    expect(section).toContain('`{"success": true, "confirmation": "sent"}`');
+    expect(section).toContain('(http://localhost:3000/vos-donnees)');
+    expect(markdown).toContain('`request_privacy_action` (comme `POST /api/privacy`)');
+    expect(markdown).toContain('`/vos-donnees/merci`');
   });
 });
