@@ -111,7 +111,7 @@ function mcpRoutes(app: FastifyInstance, settings: McpSettings): void {
     url: MCP_PATH,
     exposeHeadRoute: false,
     handler: async (request) => {
-      const tools = [...LEAD_KINDS.map((kind) => kind.tool.name)];
+      const tools = LEAD_KINDS.map((kind) => kind.tool.name);
       if (settings.privacy) tools.push(PRIVACY_TOOL_NAME);
       throw apiErrors.mcpMethodNotAllowed(request.method, tools);
     },
