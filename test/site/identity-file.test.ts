@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadIdentity, SAMPLE_IDENTITY_FILE } from '../../site/agency.ts';
-import { runLeadgate } from '../helpers/leadgate-cli.ts';
+import { runLeadgate } from '../scale/leadgate-node.ts';
 
 /*
  * docs/site.md "L'identité de l'agence": the identity is one YAML file, checked by a schema at build
@@ -113,13 +113,14 @@ describe('a mistake in the identity file is one French line with its line and fi
 
   it('`leadgate build` prints that one line, no stack trace, and exits with code 2', async () => {
     const file = edited('912 345 678 00014', '912');
+    // A process of its own: the identity file is read when the site's modules load.
     const run = await runLeadgate(['build'], {
       AGENCY_FILE: file,
       DIST_DIR: join(root, 'dist'),
       LEADGATE_BUNDLE: '0',
     });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(
+    expect(run.errors).toBe(
       `Identité de l’agence invalide : ${file}, ligne ${lineOf('siret:')} : legal.siret : doit être un SIRET de 14 chiffres (ex. « 912 345 678 00014 »)\n`,
     );
   });
