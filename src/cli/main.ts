@@ -26,6 +26,11 @@ async function runCommand(): Promise<void> {
       process.stderr.write(`Contenu invalide : ${error.message}\n`);
       process.exit(2);
     }
+    // The identity file against the pages, checked at build (a service page without its price).
+    if (error instanceof Error && error.name === 'IdentityFileError') {
+      process.stderr.write(`Identité de l’agence invalide : ${error.message}\n`);
+      process.exit(2);
+    }
     if (!(error instanceof InvalidConfigError)) throw error;
     // One line naming the variable, never a stack trace; exit now, whatever a half-started server holds.
     process.stderr.write(`Configuration invalide : ${error.message}\n`);
