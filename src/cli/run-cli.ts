@@ -34,6 +34,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       line(`Contenu invalide : ${error.message}`);
       return 2;
     }
+    // The identity file against the pages, checked at build (a service page without its price).
+    if (error instanceof Error && error.name === 'IdentityFileError') {
+      line(`Identité de l’agence invalide : ${error.message}`);
+      return 2;
+    }
     if (!(error instanceof InvalidConfigError)) throw error;
     // One line naming the variable, never a stack trace.
     line(`Configuration invalide : ${error.message}`);
