@@ -151,7 +151,7 @@ describe('a mistake in the identity file is one French line with its line and fi
       LEADGATE_BUNDLE: '0',
     });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(
+    expect(run.errors).toBe(
       `Identité de l’agence invalide : ${file} : prices : aucun tarif pour la page /services/site-sur-mesure : ajoutez « site-sur-mesure » aux services d’un tarif (« price: sur devis » si vous n’affichez pas de prix)\n`,
     );
   });
