@@ -115,7 +115,7 @@ ${personForm(
 <p><button type="submit">Effacer définitivement</button> <a href="/equipe/personnes">Annuler</a></p>`,
 )}`;
     return sendWorkspacePage(request, reply, {
-      title: `Effacer ${address} ?`,
+      title: `Effacer ${address}\u202f?`,
       current: 'personnes',
       body,
     });
