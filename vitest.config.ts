@@ -8,6 +8,7 @@ const POSTGRES_SUITES = [
   // docs/workspace.md: the workspace's sessions, throttling and audit trail on both journals.
   'test/workspace/workspace-security.test.ts',
   'test/workspace/audit-retention.test.ts',
+  'test/workspace/people-desk.test.ts',
 ];
 
 export default defineConfig({

@@ -1,4 +1,5 @@
 import { Migrator, PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
+import { privacyDeskMigration } from './privacy-desk-migration.ts';
 import { staffMigration } from './staff-migration.ts';
 
 /*
@@ -278,6 +279,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       else await sqliteLeadSearch(db);
     },
   },
+  // The workspace's RGPD desk: the register's manual entries and the opt-out list.
+  '2026-11-26-700-privacy-desk': privacyDeskMigration,
 };
 
 /*

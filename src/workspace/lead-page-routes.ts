@@ -47,11 +47,12 @@ export function registerLeadPageRoutes(scope: FastifyInstance, context: Workspac
       context.now(),
     );
     await context.recordStaffAction(staff, 'view-lead', `lead:${id}`);
-    const [activity, steps, names, others] = await Promise.all([
+    const [activity, steps, names, others, optedOut] = await Promise.all([
       context.store.work.activity(id),
       context.store.deliveries.steps(id),
       staffNames(context),
       context.store.work.page({ search: emailOf(entry.lead), limit: 20 }),
+      context.store.optOut.find(emailOf(entry.lead)),
     ]);
     const data = entry.lead.data as Record<string, unknown>;
     const fields = Object.entries(data).filter(
@@ -65,7 +66,8 @@ export function registerLeadPageRoutes(scope: FastifyInstance, context: Workspac
     const csrf = csrfField(request.csrfToken);
     const email = emailOf(entry.lead);
     const body = html`<p>${kindLabel(entry.lead.kind)} reçue le ${parisTime(entry.lead.receivedAt)} · ${channelLabel(entry)} · livraison : ${DELIVERY_LABELS[entry.status]}${due ? html` · réponse due avant ${parisTime(due)}${due <= context.now() ? html` <strong class="overdue">(en retard)</strong>` : ''}` : ''}</p>
-<p><a class="button" href="mailto:${email}">Répondre</a></p>
+${optedOut ? html`<p class="notice">Adresse dans la liste d’opposition depuis le ${parisTime(optedOut.addedAt)} : ses demandes sont gardées ici mais transmises à personne.</p>` : ''}
+<p><a class="button" href="mailto:${email}">Répondre</a> <a href="/equipe/prospects/${id}/personne">Tout ce qui est gardé de cette personne</a></p>
 <h2>Ce que la personne a envoyé</h2>
 <dl>${fields.map(([name, value]) => html`<dt>${fieldLabel(entry.lead.kind, name)}</dt><dd>${String(value)}</dd>`)}</dl>
 ${Object.keys(answers).length ? html`<h2>Réponses au questionnaire</h2><dl>${Object.entries(answers).map(([question, answer]) => html`<dt>${question}${findQuestion(sector, question) ? '' : html` <em>(question inconnue du questionnaire)</em>`}</dt><dd>${answer}</dd>`)}</dl>` : ''}

@@ -4,9 +4,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { inviteStaff } from '../../src/workspace/invitations.ts';
-import { useTestApp } from '../helpers/app.ts';
+import { postJson } from '../helpers/api-assertions.ts';
+import { useTestApp, validContact } from '../helpers/app.ts';
 import { hasTool } from '../helpers/tools.ts';
 import { activeMember, FAST_SCRYPT, ORIGIN, postForm, signIn } from './staff-session.ts';
 
@@ -14,6 +16,32 @@ const VNU_JAR = join(
   createRequire(import.meta.url).resolve('vnu-jar/package.json'),
   '../build/dist/vnu.jar',
 );
+
+/** docs/workspace.md, « Personnes et RGPD »: a person with a lead, the erasure's question, the register, the list. */
+async function peopleDeskPages(app: FastifyInstance, cookie: string, csrf: string) {
+  const email = 'marie.dupont@example.fr';
+  await postJson(app, '/api/contact', { ...validContact, EMAIL: email });
+  const entry = await postForm(
+    app,
+    '/equipe/personnes/registre',
+    { _csrf: csrf, recue: '2026-01-05', canal: 'letter', type: 'objection', email },
+    cookie,
+  );
+  const get = (url: string) => app.inject({ url, headers: { cookie } });
+  return {
+    people: await get('/equipe/personnes'),
+    person: await postForm(app, '/equipe/personnes', { _csrf: csrf, email }, cookie),
+    erasure: await postForm(app, '/equipe/personnes/effacement', { _csrf: csrf, email }, cookie),
+    register: await get('/equipe/personnes/registre'),
+    request: await get(entry.headers.location as string),
+    optOut: await postForm(
+      app,
+      '/equipe/personnes/opposition',
+      { _csrf: csrf, email, motif: 'opposition', action: 'ajouter' },
+      cookie,
+    ),
+  };
+}
 
 /** docs/quality.md: the Nu HTML Checker finds 0 errors on every page the workspace answers. */
 describe.skipIf(!hasTool('java', ['-version']))('workspace pages in the Nu HTML Checker', () => {
@@ -48,6 +76,7 @@ describe.skipIf(!hasTool('java', ['-version']))('workspace pages in the Nu HTML 
       journal: await get('/equipe/journal'),
       account: await get('/equipe/compte'),
       notFound: await get('/equipe/nulle-part'),
+      ...(await peopleDeskPages(app, cookie, csrf)),
     };
     const dir = mkdtempSync(join(tmpdir(), 'leadgate-nu-'));
     try {
