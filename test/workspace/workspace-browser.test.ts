@@ -17,9 +17,7 @@ describe('the workspace in Chromium (docs/workspace.md)', () => {
 
   /** axe on the page (JavaScript on only), and no page wider than the screen. */
   async function check(page: Page, width: number, javaScript: boolean) {
-    // Known regression, to fix first: axe reports one violation on the inbox (/equipe) since the
-    // inbox replaced the placeholder home page; the other workspace pages are checked.
-    if (javaScript && !page.url().endsWith('/equipe')) {
+    if (javaScript) {
       expect(await axeViolations(page), page.url()).toEqual([]);
     }
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
