@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { inviteStaff } from '../../src/workspace/invitations.ts';
-import { useTestApp } from '../helpers/app.ts';
+import type { Lead } from '../../src/domain/lead.ts';
+import { postJson } from '../helpers/api-assertions.ts';
+import { useTestApp, validAudit, validContact } from '../helpers/app.ts';
 import { hasTool } from '../helpers/tools.ts';
 import { activeMember, FAST_SCRYPT, ORIGIN, postForm, signIn } from './staff-session.ts';
 
@@ -19,7 +21,7 @@ const VNU_JAR = join(
 describe.skipIf(!hasTool('java', ['-version']))('workspace pages in the Nu HTML Checker', () => {
   const testApp = useTestApp({ passwordCost: FAST_SCRYPT });
 
-  it('reports 0 errors on the sign-in, invitation and signed-in pages', async () => {
+  it('reports 0 errors on the sign-in, invitation and signed-in pages, with leads to list', async () => {
     const { app, store } = testApp;
     await activeMember(app, store, 'nu@agence.fr');
     const { cookie, csrf } = await signIn(app, 'nu@agence.fr');
@@ -32,12 +34,32 @@ describe.skipIf(!hasTool('java', ['-version']))('workspace pages in the Nu HTML 
     });
     const get = (url: string, signedIn = true) =>
       app.inject({ url, headers: signedIn ? { cookie } : {} });
+    // Leads on every page that lists them: one delivered (its steps), one answered with a
+    // questionnaire, one held by the bot trap.
+    for (const [path, body] of [
+      ['/api/contact', validContact],
+      ['/api/audit', validAudit],
+    ] as const) {
+      expect((await postJson(app, path, body)).statusCode).toBe(200);
+    }
+    await store.deliveries.accept({
+      lead: { kind: 'contact', id: 'held-nu', receivedAt: new Date(), data: validContact } as Lead,
+      steps: [],
+      spam: true,
+      idempotency: { bodyKey: 'held-nu', fingerprint: 'held-nu', expiredBefore: new Date(0) },
+    });
+    const [lead] = (await store.work.page({ limit: 1 })).entries;
     const pages = {
       connexion: await app.inject({ url: '/equipe/connexion' }),
       refused: await postForm(app, '/equipe/connexion', { email: 'x@agence.fr', password: 'x' }),
       invitation: await get(link.slice(ORIGIN.length), false),
       gone: await get('/equipe/invitation?jeton=nope', false),
       home: await get('/equipe'),
+      searched: await get('/equipe?q=dupont&statut=nouveau&tri=echeance'),
+      lead: await get(`/equipe/prospects/${lead!.lead.id}`),
+      held: await get('/equipe/a-verifier'),
+      heldLead: await get('/equipe/prospects/held-nu'),
+      noLead: await get('/equipe/prospects/nulle-part'),
       team: await get('/equipe/equipe'),
       invited: await postForm(
         app,
@@ -47,6 +69,18 @@ describe.skipIf(!hasTool('java', ['-version']))('workspace pages in the Nu HTML 
       ),
       journal: await get('/equipe/journal'),
       account: await get('/equipe/compte'),
+      wrongCode: await postForm(
+        app,
+        '/equipe/compte/double-authentification',
+        { _csrf: csrf, secret: 'A'.repeat(32), code: '000000' },
+        cookie,
+      ),
+      recoveryCodes: await postForm(
+        app,
+        '/equipe/compte/codes-de-secours',
+        { _csrf: csrf },
+        cookie,
+      ),
       notFound: await get('/equipe/nulle-part'),
     };
     const dir = mkdtempSync(join(tmpdir(), 'leadgate-nu-'));
