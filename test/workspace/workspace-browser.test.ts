@@ -9,6 +9,7 @@ import { useSiteInChromium } from '../helpers/browser-site.ts';
 import { watchProblems } from '../helpers/browser.ts';
 import { asObjects, parseCsv } from '../helpers/csv.ts';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.ts';
+import { holdAsSpam } from '../helpers/test-stores.ts';
 
 const PASSWORD = 'le café du matin est prêt';
 
@@ -107,23 +108,18 @@ describe('the workspace in Chromium (docs/workspace.md)', () => {
         .poll(async () => (await stepsOf(unreached.email)).map((step) => step.status).sort())
         .toEqual(['dead', 'done']);
       agencyMailboxDown = false;
-      await test.store.deliveries.accept({
-        lead: {
-          kind: 'contact',
-          id: held.id,
-          receivedAt: new Date(),
-          data: {
-            ...validContact,
-            PRENOM: held.first,
-            NOM: held.last,
-            EMAIL: held.email,
-            DEMANDE: message(word),
-          },
-        } as Lead,
-        steps: [],
-        spam: true,
-        idempotency: { bodyKey: held.id, fingerprint: held.id, expiredBefore: new Date(0) },
-      });
+      await holdAsSpam(test.store, {
+        kind: 'contact',
+        id: held.id,
+        receivedAt: new Date(),
+        data: {
+          ...validContact,
+          PRENOM: held.first,
+          NOM: held.last,
+          EMAIL: held.email,
+          DEMANDE: message(word),
+        },
+      } as Lead);
       expect(notificationsAbout(unreached.email)).toBe(0);
 
       const { link } = await inviteStaff(test.store, {

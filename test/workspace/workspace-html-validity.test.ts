@@ -9,6 +9,7 @@ import { inviteStaff } from '../../src/workspace/invitations.ts';
 import type { Lead } from '../../src/domain/lead.ts';
 import { postJson } from '../helpers/api-assertions.ts';
 import { useTestApp, validAudit, validContact } from '../helpers/app.ts';
+import { holdAsSpam } from '../helpers/test-stores.ts';
 import { hasTool } from '../helpers/tools.ts';
 import { activeMember, FAST_SCRYPT, ORIGIN, postForm, signIn } from './staff-session.ts';
 
@@ -42,12 +43,12 @@ describe.skipIf(!hasTool('java', ['-version']))('workspace pages in the Nu HTML 
     ] as const) {
       expect((await postJson(app, path, body)).statusCode).toBe(200);
     }
-    await store.deliveries.accept({
-      lead: { kind: 'contact', id: 'held-nu', receivedAt: new Date(), data: validContact } as Lead,
-      steps: [],
-      spam: true,
-      idempotency: { bodyKey: 'held-nu', fingerprint: 'held-nu', expiredBefore: new Date(0) },
-    });
+    await holdAsSpam(store, {
+      kind: 'contact',
+      id: 'held-nu',
+      receivedAt: new Date(),
+      data: validContact,
+    } as Lead);
     const [lead] = (await store.work.page({ limit: 1 })).entries;
     const pages = {
       connexion: await app.inject({ url: '/equipe/connexion' }),
