@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { LeadSearchDialect } from './lead-search.ts';
 
 /**
- * PostgreSQL: the payload's words in the stored column `search_words` and its GIN index
- * (migrations.ts, POSTGRES_LEAD_DOCUMENT).
+ * PostgreSQL: the payload's words and the audit's sector in the stored columns `search_words` (its
+ * GIN index, migrations.ts, POSTGRES_LEAD_DOCUMENT) and `audit_sector`.
  */
 export const postgresLeadSearch: LeadSearchDialect = {
   matches(words) {
@@ -11,5 +11,5 @@ export const postgresLeadSearch: LeadSearchDialect = {
     const query = words.map((word) => `${word}:*`).join(' & ');
     return sql<boolean>`search_words @@ to_tsquery('simple'::regconfig, ${query})`;
   },
-  sector: sql<string | null>`(payload::jsonb ->> 'sector')`,
+  sector: sql<string | null>`audit_sector`,
 };
