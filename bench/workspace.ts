@@ -3,7 +3,7 @@
 // alone, it rewrites only its own section of bench/RESULTS.md:
 //   node --import tsx bench/workspace.ts [--leads 100000] [--repeats 200] [--dialects sqlite,postgres]
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -191,6 +191,7 @@ export function workspaceSection(rounds: WorkspaceRound[], repeats: number): str
     ),
   );
   const seeds = rounds.map((r) => `${r.dialect} ${r.seedSeconds.toFixed(0)} s`).join(', ');
+  const busy = rounds.some((r) => Math.max(...r.load) > cpus().length);
   const loads = rounds
     .map((r) => `${r.dialect} ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)}`)
     .join(', ');
@@ -201,8 +202,7 @@ process, on a journal of ${rounds[0]?.leads.toLocaleString('en-US') ?? 0} leads 
 assignees, 1 % held as spam) with the migrations' indexes; each query ${repeats} times after 10 warm-ups.
 Target: p95 < 50 ms. Seeding (batched inserts, search index fed by its triggers or GIN): ${seeds}.
 Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; the machine's load average (1 min)
-at the start and the end of the measures: ${loads} (above the core count, other jobs shared the
-cores and the p95 carries their load).
+at the start and the end of the measures: ${loads}${busy ? ` (above its ${cpus().length} cores: other jobs shared them, and the p95 carries their load)` : ''}.
 
 | Journal | Query | Matching leads | p50 | p95 | < 50 ms |
 | --- | --- | ---: | ---: | ---: | --- |
