@@ -26,7 +26,7 @@ import {
 } from './lead-views.ts';
 import { formList, formText } from './form-controls.ts';
 import type { WorkspaceContext } from './workspace-context.ts';
-import { csrfField, parisTime, sendWorkspacePage } from './workspace-page.ts';
+import { csrfField, parisTime, scrollingTable, sendWorkspacePage } from './workspace-page.ts';
 
 type Query = Record<string, string | undefined>;
 
@@ -153,11 +153,14 @@ ${select('secteur', 'Secteur', options(SECTORS, SECTOR_LABELS, query.secteur), q
 ${staffOptions.map(([id, name]) => html`<option value="attribuer:${id}">Attribuer à ${name}</option>`)}<option value="attribuer:">Retirer l’attribution</option></select>
 <button type="submit">Appliquer</button></p>
 </form>
-<div class="table-scroll"><table>
+${scrollingTable(
+  'Prospects',
+  html`<table>
 <caption>Prospects : ${total}</caption>
 <thead><tr><th scope="col">Choix</th><th scope="col">Reçue le</th><th scope="col">Type</th><th scope="col">Nom</th><th scope="col">E-mail</th><th scope="col">Secteur ou service</th><th scope="col">Canal</th><th scope="col">Statut</th><th scope="col">Attribué à</th><th scope="col">Réponse due</th><th scope="col">Livraison</th></tr></thead>
 <tbody>${page.entries.map((entry) => row(entry, names, now, context, optedOut))}</tbody>
-</table></div>
+</table>`,
+)}
 ${page.next ? html`<p><a href="/equipe${queryString(kept, { apres: page.next })}">Prospects suivants</a></p>` : ''}`;
     return sendWorkspacePage(request, reply, { title: 'Prospects', current: 'prospects', body });
   });
