@@ -5,9 +5,12 @@ const POSTGRES_SUITES = [
   ...['store', 'http', 'cli', 'hardening', 'providers', 'privacy'].map(
     (folder) => `test/${folder}/**/*.test.ts`,
   ),
-  // docs/workspace.md: the workspace's sessions, throttling and audit trail on both journals.
+  // docs/workspace.md: the workspace's sessions, throttling, audit trail and pages on both journals.
   'test/workspace/workspace-security.test.ts',
   'test/workspace/audit-retention.test.ts',
+  'test/workspace/people-desk.test.ts',
+  // The team's whole day in Chromium: search, statuses, « Relancer », release and export.
+  'test/workspace/workspace-browser.test.ts',
 ];
 
 export default defineConfig({

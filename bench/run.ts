@@ -1,6 +1,6 @@
 // Runs the benchmarks and writes bench/RESULTS.md. Not part of `npm test` nor CI (bench/README.md).
 // Usage: npm run bench -- [--rounds 5] [--seconds 10] [--starts 10] [--requests 100000]
-//   [--only build,startup,contact,site,flood,memory,mail,delivery] [--output bench/RESULTS.md]
+//   [--only build,startup,contact,site,flood,memory,mail,delivery,workspace] [--output bench/RESULTS.md]
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +29,7 @@ import { mailComposeRound, type MailComposeRound } from './mail-compose.ts';
 import { memoryRound } from './memory.ts';
 import { ACCEPT, PAGE, siteRound, type SiteRound } from './site.ts';
 import { buildOnce, coldStarts, firstStarts } from './startup.ts';
+import { workspaceRound, workspaceSection, type WorkspaceRound } from './workspace.ts';
 import { SERVE_ARGS } from './lib/serve-command.ts';
 
 const { values } = parseArgs({
@@ -37,7 +38,10 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     starts: { type: 'string', default: '10' },
     requests: { type: 'string', default: '100000' },
-    only: { type: 'string', default: 'build,startup,contact,site,flood,memory,mail,delivery' },
+    only: {
+      type: 'string',
+      default: 'build,startup,contact,site,flood,memory,mail,delivery,workspace',
+    },
     output: { type: 'string', default: 'bench/RESULTS.md' },
   },
 });
@@ -379,6 +383,25 @@ Where it goes: docs/performance.md.
 | CPU per lead | of which in the kernel | Delivered leads/s |
 | ---: | ---: | ---: |
 | ${of((r) => r.cpuMicrosPerLead).toFixed(0)} µs | ${of((r) => r.systemMicrosPerLead).toFixed(0)} µs | ${round0(of((r) => r.leadsPerSecond))} |`);
+}
+
+if (only.has('workspace')) {
+  // docs/workspace.md, "Performances": the inbox over 100,000 leads, on each journal.
+  const [leads, repeats] = [100_000, 200];
+  const results: WorkspaceRound[] = [];
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    results.push(
+      await retryOnce(`workspace ${dialect}`, () => workspaceRound(dialect, leads, repeats)),
+    );
+    log(
+      `workspace ${dialect}: ${results
+        .at(-1)!
+        .queries.map((q) => `${ms(q.p95)}`)
+        .join(', ')} (p95)`,
+    );
+  }
+  raw.workspace = results;
+  sections.push(workspaceSection(results, repeats));
 }
 
 writeFileSync(join(root, 'results.json'), JSON.stringify(raw, null, 2));

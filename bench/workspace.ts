@@ -1,9 +1,9 @@
 // The workspace's inbox over 100,000 leads (docs/workspace.md, "Performances"): its first page, a
-// filter and a search, on SQLite and on PostgreSQL. Run alone, it rewrites only its own section of
-// bench/RESULTS.md:
+// filter and a search, on SQLite and on PostgreSQL. Part of `npm run bench` (--only workspace); run
+// alone, it rewrites only its own section of bench/RESULTS.md:
 //   node --import tsx bench/workspace.ts [--leads 100000] [--repeats 200] [--dialects sqlite,postgres]
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -30,6 +30,8 @@ export interface WorkspaceRound {
   dialect: 'sqlite' | 'postgres';
   leads: number;
   seedSeconds: number;
+  /** The machine's 1-minute load average when the measures started and ended (others' jobs). */
+  load: [number, number];
   queries: WorkspaceQueryResult[];
 }
 
@@ -168,7 +170,9 @@ export async function workspaceRound(
     await seed(db, leads);
     if (cluster) await sql`ANALYZE`.execute(db);
     const seedSeconds = (performance.now() - start) / 1000;
-    return { dialect, leads, seedSeconds, queries: await measure(store, repeats) };
+    const loadBefore = loadavg()[0]!;
+    const queries = await measure(store, repeats);
+    return { dialect, leads, seedSeconds, load: [loadBefore, loadavg()[0]!], queries };
   } finally {
     await db.destroy();
     await store.close();
@@ -187,12 +191,18 @@ export function workspaceSection(rounds: WorkspaceRound[], repeats: number): str
     ),
   );
   const seeds = rounds.map((r) => `${r.dialect} ${r.seedSeconds.toFixed(0)} s`).join(', ');
+  const busy = rounds.some((r) => Math.max(...r.load) > cpus().length);
+  const loads = rounds
+    .map((r) => `${r.dialect} ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)}`)
+    .join(', ');
   return `${WORKSPACE_TITLE}
 
 \`store.work.page()\` as \`/equipe\` calls it (50 rows and the filter's total), in the benchmark's own
 process, on a journal of ${rounds[0]?.leads.toLocaleString('en-US') ?? 0} leads (a year of arrivals, three kinds, four
 assignees, 1 % held as spam) with the migrations' indexes; each query ${repeats} times after 10 warm-ups.
 Target: p95 < 50 ms. Seeding (batched inserts, search index fed by its triggers or GIN): ${seeds}.
+Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; the machine's load average (1 min)
+at the start and the end of the measures: ${loads}${busy ? ` (above its ${cpus().length} cores: other jobs shared them, and the p95 carries their load)` : ''}.
 
 | Journal | Query | Matching leads | p50 | p95 | < 50 ms |
 | --- | --- | ---: | ---: | ---: | --- |

@@ -19,10 +19,10 @@ const fileName = (path: string) => (path === '/' ? 'accueil' : path.slice(1).rep
 const served = await serveBuiltSite();
 const browser = await launchChromium();
 try {
-  // The e-mails' screenshots (npm run screenshots:mail) stay.
+  // The e-mails' and the workspace's screenshots (npm run screenshots:mail, screenshots:workspace) stay.
   mkdirSync(OUT, { recursive: true });
   for (const file of readdirSync(OUT)) {
-    if (!file.startsWith('e-mail-')) rmSync(join(OUT, file), { recursive: true, force: true });
+    if (!/^(e-mail|equipe)-/.test(file)) rmSync(join(OUT, file), { recursive: true, force: true });
   }
   for (const viewport of WIDTHS) {
     const context = await browser.newContext({ viewport, locale: 'fr-FR' });

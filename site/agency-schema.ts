@@ -30,6 +30,15 @@ const servicePage = Type.String({
     'doit être la fin de l’adresse d’une page de service, en minuscules (ex. « site-sur-mesure »)',
 });
 
+const sectorList = Type.Array(
+  Type.Unsafe<Sector>(
+    Type.Union(
+      SECTORS.map((sector) => Type.Literal(sector)),
+      { message: `doit être l’un des secteurs ${SECTORS.join(', ')}` },
+    ),
+  ),
+);
+
 export const PostalAddressSchema = Type.Object(
   {
     street: text(),
@@ -62,16 +71,7 @@ export const ReferenceSchema = Type.Object(
     /** What changed, with a figure when there is one. */
     result: text(),
     /** The sectors and service pages this reference proves: the pages that show it. */
-    sectors: Type.Optional(
-      Type.Array(
-        Type.Unsafe<Sector>(
-          Type.Union(
-            SECTORS.map((sector) => Type.Literal(sector)),
-            { message: `doit être l’un des secteurs ${SECTORS.join(', ')}` },
-          ),
-        ),
-      ),
-    ),
+    sectors: Type.Optional(sectorList),
     services: Type.Optional(Type.Array(servicePage)),
     /** The site the agency made or improved, when the client agrees to show it. */
     url: Type.Optional(
@@ -88,6 +88,12 @@ export const PriceRangeSchema = Type.Object(
     /** As displayed: "à partir de 2 400 € HT", or "gratuit". */
     price: text(),
     includes: text(),
+    /**
+     * The pages that state this price (docs/site.md, "Tarifs"): these service pages, and the sector
+     * pages whose audit it is (every sector's audit has exactly one price, site/agency.ts).
+     */
+    services: Type.Optional(Type.Array(servicePage)),
+    sectors: Type.Optional(sectorList),
   },
   { additionalProperties: false },
 );

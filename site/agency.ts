@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Value from 'typebox/value';
 import { parseDocument, type Document } from 'yaml';
+import { SECTORS } from '../src/schemas/sectors.ts';
 import { AgencySchema, type Agency, type PostalAddress } from './agency-schema.ts';
 import { contrastRatio, MIN_CONTRAST } from './agency-colors.ts';
 import {
@@ -86,6 +87,33 @@ function checkResources(identity: LoadedIdentity, doc: Document, text: string): 
   }
 }
 
+/**
+ * Every sector page says what its audit costs (docs/site.md, "Tarifs"): each sector is named by
+ * exactly one price's `sectors`, « gratuit » being a price like any other.
+ */
+function checkAuditPrices(identity: LoadedIdentity, doc: Document, text: string): void {
+  const { agency, file } = identity;
+  const at = (path: (string | number)[], message: string): never =>
+    fail(file, lineOf(doc, text, path), fieldName(path), message);
+  for (const sector of SECTORS) {
+    const pricing = agency.prices.flatMap((range, index) =>
+      range.sectors?.includes(sector) ? [index] : [],
+    );
+    if (pricing.length === 0) {
+      at(
+        ['prices'],
+        `aucun tarif ne dit ce que coûte l’audit du secteur ${sector} : ajoutez-le aux sectors du tarif de l’audit (ex. « sectors: [${SECTORS.join(', ')}] », et « price: gratuit » s’il ne coûte rien)`,
+      );
+    }
+    if (pricing.length > 1) {
+      at(
+        ['prices', pricing[1]!, 'sectors'],
+        `l’audit du secteur ${sector} a déjà un tarif (prices[${pricing[0]}]) : gardez-en un seul`,
+      );
+    }
+  }
+}
+
 /** Reads and validates an identity file; any problem is one IdentityFileError line. */
 export function loadIdentity(path: string): LoadedIdentity {
   if (!existsSync(path)) {
@@ -126,6 +154,7 @@ export function loadIdentity(path: string): LoadedIdentity {
     samples,
   };
   checkResources(identity, doc, text);
+  checkAuditPrices(identity, doc, text);
   return identity;
 }
 

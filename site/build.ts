@@ -12,6 +12,7 @@ import {
   caseListMarkdown,
   caseScreenshots,
   caseStudyMarkdown,
+  type ShownCase,
 } from './templates/case-study.ts';
 import { robotsTxt, sitemapXml } from './crawl-files.ts';
 import { developersReference } from './developers-reference.ts';
@@ -27,9 +28,11 @@ import { llmsFullTxt, llmsTxt } from './llms-files.ts';
 import { renderMarkdown } from './markdown.ts';
 import { typeset } from './typeset.ts';
 import { writeSite } from './output.ts';
+import { homeSectionsMarkdown } from './home-markdown.ts';
 import { newsletterPageFiles, privacyPageFiles } from './link-pages.ts';
 import { pageMarkdown } from './page-markdown.ts';
 import { loadPages, type Page } from './pages.ts';
+import { checkServicePrices, PRICES_PATH, withPrices } from './prices.ts';
 import { FOOTER_LINKS, PRIMARY_NAV } from './site-info.ts';
 import { pageForms } from './templates/forms.ts';
 import { linkCards } from './templates/illustrations.ts';
@@ -114,6 +117,20 @@ function withGeneratedParts(content: Page[], siteUrl: string, privacy: PrivacySe
   });
 }
 
+/** Each page with the prices it states (site/prices.ts), once every service page has its price. */
+function withPriceSections(pages: Page[]): Page[] {
+  checkServicePrices(pages);
+  const pricesPage = pages.some((page) => page.path === PRICES_PATH);
+  return pages.map((page) => withPrices(page, pricesPage));
+}
+
+/** The Markdown copy's body: the home page's cards and contact card, the index's case list, as text. */
+function markdownBody(page: Page, cases: readonly ShownCase[]): string {
+  if (page.path === '/') return `${page.body}\n\n${homeSectionsMarkdown(cases)}`;
+  if (page.path === CASES_INDEX) return `${page.body}\n\n${caseListMarkdown(cases)}`;
+  return page.body;
+}
+
 function layoutContext(
   pages: Page[],
   siteUrl: string,
@@ -169,7 +186,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const privacy = options.privacy ?? DEFAULT_PRIVACY;
   const warnings = checkIdentity(options.identity ?? { production: false, allowSamples: false });
   const contentDir = options.contentDir ?? join(SITE_DIR, 'content');
-  const pages = withGeneratedParts(loadPages(contentDir), siteUrl, privacy);
+  const pages = withPriceSections(withGeneratedParts(loadPages(contentDir), siteUrl, privacy));
   const assets = buildAssets(join(SITE_DIR, 'assets'), IDENTITY.agency.brandColor);
   const identity = await identityAssets(IDENTITY, pages, contentDir);
   const context = layoutContext(pages, siteUrl, { ...assets, ...identity });
@@ -196,12 +213,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const extra =
       page.path === CASES_INDEX && cases.length ? caseCards(cases, 2) : caseScreenshots(shown);
     const content = `${body}\n${extra}\n${forms}\n${updatedLine(page.updated)}`;
-    const markdown = pageMarkdown(
-      page.path === CASES_INDEX
-        ? { ...page, body: `${page.body}\n\n${caseListMarkdown(cases)}` }
-        : page,
-      siteUrl,
-    );
+    const markdown = pageMarkdown({ ...page, body: markdownBody(page, cases) }, siteUrl);
     // The whole page, templates and forms included, reads in French typography (docs/site.md, "Design").
     files.set(htmlFile(page.path), typeset(layout(context, page, content, forms !== '')));
     files.set(markdownPath(page.path).slice(1), markdown);

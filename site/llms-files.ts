@@ -27,6 +27,7 @@ const LINK_NAMES: Record<string, string> = {
   '/': 'Accueil',
   '/services': 'Les quatre services',
   '/secteurs': 'Les audits par secteur',
+  '/tarifs': 'Les tarifs',
 };
 
 /** "Site sur mesure : rapide, clair…" → "Site sur mesure": a link name, not a headline. */
@@ -94,7 +95,7 @@ export function llmsTxt(pages: Page[], siteUrl: string): string {
   ]);
   const services = publicPages.filter((page) => page.path.startsWith('/services/'));
   const sectors = publicPages.filter((page) => page.sector);
-  const overview = ['/', '/services', '/secteurs']
+  const overview = ['/', '/services', '/secteurs', '/tarifs']
     .map(find)
     .filter((page) => page !== undefined && !taken.has(page.path)) as Page[];
   // The proof an assistant can cite: each case study, its client, its figure.
@@ -120,7 +121,7 @@ Les mêmes actions existent en outils MCP (Streamable HTTP, sans session) à ${s
 
 ${actions.join('\n')}
 ${link('Règle de consentement', privacy ? pageUrl(privacy) : `${siteUrl}/developers.md`, 'n’envoyer une demande qu’avec l’accord explicite de la personne concernée ; ce qui est collecté, pourquoi et combien de temps.')}
-${link('Serveur MCP', `${siteUrl}/.well-known/mcp/server-card.json`, `fiche du serveur MCP de ${siteUrl}/mcp (format brouillon SEP-1649) : ${inFrenchWords(LEAD_KINDS.length)} outils, mêmes champs et mêmes erreurs que l’API, questionnaires en ressources.`)}
+${link('Serveur MCP', `${siteUrl}/.well-known/mcp/server-card.json`, `fiche du serveur MCP de ${siteUrl}/mcp (format brouillon SEP-1649) : ${inFrenchWords(LEAD_KINDS.length)} outils, mêmes champs et mêmes erreurs que l’API ; en ressources, les questionnaires, les tarifs, les pages de service, les mentions légales et la politique de confidentialité.`)}
 ${link('Description OpenAPI 3.1', `${siteUrl}/openapi.json`, `les ${endpointCount()}, leurs champs, leurs bornes, leurs codes d’erreur et un exemple de réponse pour chacun.`)}
 ${link('Développeurs et agents IA', `${siteUrl}/developers.md`, 'la même interface expliquée, avec des exemples curl et fetch et la table des erreurs.')}
 

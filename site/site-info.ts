@@ -19,6 +19,7 @@ export const PRIMARY_NAV: NavLink[] = [
  * developers' page and llms.txt are for programs: linked from /developers and llms.txt, not here.
  */
 export const FOOTER_LINKS: NavLink[] = [
+  { path: '/tarifs', label: 'Tarifs' },
   { path: '/newsletter', label: 'Newsletter' },
   { path: '/mentions-legales', label: 'Mentions légales' },
   { path: '/politique-de-confidentialite', label: 'Politique de confidentialité' },

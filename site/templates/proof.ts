@@ -76,11 +76,19 @@ ${caseBlock}
 </aside>`;
 }
 
+/** The home page's sections, in its HTML (cards) and its Markdown copy (site/home-markdown.ts). */
+export const HOME_HEADINGS = {
+  cases: 'Nos réalisations',
+  references: 'Ils nous ont confié leur visibilité',
+  team: 'L’équipe qui vous répond',
+  prices: 'Nos tarifs indicatifs',
+} as const;
+
 /** The home page's proof: the case studies, every reference, the team and the price ranges. */
 export function proofSections(page: Page, proof: ProofContext): string {
   if (page.path !== '/') return '';
   const cases = proof.cases.length
-    ? `<h2 id="realisations-titre">Nos réalisations</h2>
+    ? `<h2 id="realisations-titre">${HOME_HEADINGS.cases}</h2>
 ${caseCards(proof.cases, 3)}
 <p><a href="/realisations">Toutes nos réalisations</a></p>`
     : '';
@@ -117,12 +125,12 @@ ${caseCards(proof.cases, 3)}
     .join('');
   return `<section id="preuves" aria-labelledby="preuves-titre">
 ${cases}
-<h2 id="preuves-titre">Ils nous ont confié leur visibilité</h2>
+<h2 id="preuves-titre">${HOME_HEADINGS.references}</h2>
 <ul class="cards">${references}</ul>
 ${reviewsLink()}
-<h2>L’équipe qui vous répond</h2>
+<h2>${HOME_HEADINGS.team}</h2>
 <ul class="cards">${team}</ul>
-<h2>Nos tarifs indicatifs</h2>
+<h2>${HOME_HEADINGS.prices}</h2>
 <ul class="cards">${prices}</ul>
 </section>`;
 }

@@ -1,34 +1,13 @@
-import { SampleIdentityError } from '../../site/identity-check.ts';
-import { InvalidConfigError } from '../config.ts';
-import { DatabaseUnavailableError } from '../store/postgres/postgres-database.ts';
-import { program } from './program.ts';
+import { runCli } from './run-cli.ts';
 
 // Not a top-level await: the bundle `leadgate build` writes is CommonJS (src/cli/bundle-cli.ts).
-void runCommand();
-
-async function runCommand(): Promise<void> {
-  try {
-    await program.parseAsync(process.argv);
-  } catch (error) {
-    // docs/deployment.md: an unreachable database at start is one clear line and exit 1; the supervisor restarts.
-    if (error instanceof DatabaseUnavailableError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    // A sample identity in production is a setting that cannot work: one line, exit 2.
-    if (error instanceof SampleIdentityError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    // A page or case study that breaks the content contract (docs/site.md): one line naming the file.
-    // By name: site/pages.ts is only loaded by the build, not at every start.
-    if (error instanceof Error && error.name === 'ContentError') {
-      process.stderr.write(`Contenu invalide : ${error.message}\n`);
-      process.exit(2);
-    }
-    if (!(error instanceof InvalidConfigError)) throw error;
-    // One line naming the variable, never a stack trace; exit now, whatever a half-started server holds.
-    process.stderr.write(`Configuration invalide : ${error.message}\n`);
-    process.exit(2);
-  }
-}
+void runCli(process.argv, {
+  env: process.env,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  exitCode: 0,
+}).then((code) => {
+  // A command that failed exits now, whatever a half-started server holds; one that succeeded
+  // ends when its work does (`serve` and `dispatch` keep running).
+  if (code !== 0) process.exit(code);
+});

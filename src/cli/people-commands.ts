@@ -1,6 +1,7 @@
 import { mailIdentity } from '../../site/mail-identity.ts';
 import type { Config } from '../config.ts';
 import { forgetPerson, type ForgetOutcome } from '../domain/forget-person.ts';
+import { personReport } from '../privacy/person-report.ts';
 import { createProvider } from '../providers/create-provider.ts';
 import { withExistingStore, withStore } from './leads-commands.ts';
 
@@ -15,7 +16,7 @@ export async function showPerson(
   log: NodeJS.WritableStream,
 ): Promise<void> {
   const file = await withExistingStore(config, (store) => store.people.show(address));
-  out.write(`${JSON.stringify({ address, ...file }, null, 2)}\n`);
+  out.write(`${personReport(address, file)}\n`);
   log.write(
     `people show ${shortReference(file.reference)} : ${file.leads.length} demande(s), ${Object.keys(file.related).length} autre(s) table(s).\n`,
   );

@@ -1,9 +1,10 @@
-// The commands of `leadgate`, without running them: main.ts runs them, the docs-command test
-// (test/quality/docs-commands.test.ts) reads their names and options.
+// The commands of `leadgate`, without running them: run-cli.ts runs them with the process's streams
+// (main.ts) or a test's, the docs-command test (test/quality/docs-commands.test.ts) reads their
+// names and options.
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { ensureSiteBuilt } from '../../site/freshness.ts';
 import { privacySettings } from '../../site/privacy-notice.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig as loadConfigFrom } from '../config.ts';
 import { LEAD_STATUSES, type LeadStatus } from '../domain/lead-status.ts';
 import { LEAD_KINDS, type LeadKind } from '../schemas/lead-kinds.ts';
 import { renderEnvExample } from '../config/env-example.ts';
@@ -19,12 +20,8 @@ import { previewMail } from './mail-commands.ts';
 import { PREVIEWS, type PreviewName } from '../mail/mail-previews.ts';
 import { addTeamMember } from './team-commands.ts';
 import { testWebhook } from './webhooks-commands.ts';
-
-export const program = new Command('leadgate').description(
-  'Le site de l’agence et son API de demandes.',
-);
-
-const warn = (line: string) => process.stderr.write(`${line}\n`);
+import type { CliIo } from './cli-io.ts';
+import { createLogger } from '../http/logging.ts';
 
 /**
  * docs/operations.md ("Private by default"): the journal, the outbox's .eml files and the backups
@@ -35,248 +32,269 @@ function privateFiles(): void {
   process.umask(0o077);
 }
 
-// Every command but the site build, which writes files a web server may serve, and `serve`, which
-// makes its files private once its site is built.
-program.hook('preAction', (_program, command) => {
-  if (!['build', 'serve'].includes(command.name())) privateFiles();
-});
-
-program
-  .command('serve')
-  .description('Sert le site et l’API (PORT, 3000 par défaut).')
-  .action(async () => {
-    const config = loadConfig();
-    // docs/deployment.md ("Production"): refused before anything is built or migrated.
-    refuseMisleadingStart(config, process.env);
-    // A fresh clone has no dist/: build it (or rebuild a stale one) so `npm ci && npm start` works.
-    await ensureSiteBuilt(
-      config.distDir,
-      config.siteUrl,
-      (line) => process.stdout.write(`${line}\n`),
-      privacySettings(config),
-    );
-    // The site is built with the umask the process got (a web server may read it); what DATA_DIR
-    // receives from here on is private.
-    privateFiles();
-    await startServer(config);
-    // Once listening, so a refused start stays one line.
-    sayWhereMailGoes(config, warn);
-  });
-
-program
-  .command('check')
-  .description(
-    'Vérifie ce que serve vérifie au démarrage (réglages, production, journal migré, fournisseur), puis s’arrête.',
-  )
-  .action(async () => {
-    await checkStart(loadConfig(), process.env, process.stdout, warn);
-  });
-
-program
-  .command('dispatch')
-  .description('Livre les demandes en attente, sans servir le site (un processus à part).')
-  .action(async () => {
-    const stopped = new Promise((resolve) => {
-      process.once('SIGTERM', resolve);
-      process.once('SIGINT', resolve);
+/** Every command, writing to `io` and reading its settings from `io.env` only. */
+export function createProgram(io: CliIo): Command {
+  const { env, stdout, stderr } = io;
+  const warn = (line: string) => stderr.write(`${line}\n`);
+  const loadConfig = () => loadConfigFrom(env);
+  const program = new Command('leadgate')
+    .description('Le site de l’agence et son API de demandes.')
+    // Set before the subcommands, which inherit both: a usage error is an exit code, not an exit.
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => stdout.write(text),
+      writeErr: (text) => stderr.write(text),
     });
-    const config = loadConfig();
-    refuseMisleadingStart(config, process.env);
-    sayWhereMailGoes(config, warn);
-    await dispatch(config, process.stdout, stopped);
+
+  // Every command but the site build, which writes files a web server may serve, and `serve`, which
+  // makes its files private once its site is built.
+  program.hook('preAction', (_program, command) => {
+    if (!['build', 'serve'].includes(command.name())) privateFiles();
   });
 
-program
-  .command('build')
-  .description(
-    'Pré-rend le site dans dist/ (DIST_DIR) : pages HTML et Markdown, llms.txt, sitemap…',
-  )
-  .option(
-    '--allow-sample-identity',
-    'publie les valeurs d’exemple (!exemple) de site/agency.yaml même avec NODE_ENV=production',
-  )
-  .action(async (options: { allowSampleIdentity?: boolean }) => {
-    const config = loadConfig();
-    // docs/performance.md ("The site build", cold start): the next starts run the CLI bundle
-    // instead of compiling the sources. esbuild bundles in its own process, so while the site is
-    // built here.
-    const bundled = import('./bundle-cli.ts').then(({ refreshBundle }) => refreshBundle());
-    const { buildSite } = await import('../../site/build.ts');
-    const { identityPolicyFromEnv } = await import('../../site/identity-check.ts');
-    const result = await buildSite({
-      siteUrl: config.siteUrl,
-      outDir: config.distDir,
-      identity: identityPolicyFromEnv(process.env, options.allowSampleIdentity),
-      privacy: privacySettings(config),
+  program
+    .command('serve')
+    .description('Sert le site et l’API (PORT, 3000 par défaut).')
+    .action(async () => {
+      const config = loadConfig();
+      // docs/deployment.md ("Production"): refused before anything is built or migrated.
+      refuseMisleadingStart(config, env);
+      // A fresh clone has no dist/: build it (or rebuild a stale one) so `npm ci && npm start` works.
+      await ensureSiteBuilt(
+        config.distDir,
+        config.siteUrl,
+        (line) => stdout.write(`${line}\n`),
+        privacySettings(config),
+      );
+      // The site is built with the umask the process got (a web server may read it); what DATA_DIR
+      // receives from here on is private.
+      privateFiles();
+      await startServer(config);
+      // Once listening, so a refused start stays one line.
+      sayWhereMailGoes(config, warn);
     });
-    for (const warning of result.warnings) process.stderr.write(`${warning}\n`);
-    process.stdout.write(
-      `${result.pages} pages, ${result.files} fichiers écrits dans ${config.distDir} en ${result.milliseconds} ms\n`,
+
+  program
+    .command('check')
+    .description(
+      'Vérifie ce que serve vérifie au démarrage (réglages, production, journal migré, fournisseur), puis s’arrête.',
+    )
+    .action(async () => {
+      await checkStart(loadConfig(), env, stdout, warn);
+    });
+
+  program
+    .command('dispatch')
+    .description('Livre les demandes en attente, sans servir le site (un processus à part).')
+    .action(async () => {
+      const stopped = new Promise((resolve) => {
+        process.once('SIGTERM', resolve);
+        process.once('SIGINT', resolve);
+      });
+      const config = loadConfig();
+      refuseMisleadingStart(config, env);
+      sayWhereMailGoes(config, warn);
+      await dispatch(config, stdout, stopped);
+    });
+
+  program
+    .command('build')
+    .description(
+      'Pré-rend le site dans dist/ (DIST_DIR) : pages HTML et Markdown, llms.txt, sitemap…',
+    )
+    .option(
+      '--allow-sample-identity',
+      'publie les valeurs d’exemple (!exemple) de site/agency.yaml même avec NODE_ENV=production',
+    )
+    .action(async (options: { allowSampleIdentity?: boolean }) => {
+      const config = loadConfig();
+      // docs/performance.md ("The site build", cold start): the next starts run the CLI bundle
+      // instead of compiling the sources. esbuild bundles in its own process, so while the site is
+      // built here.
+      const bundled = import('./bundle-cli.ts').then(({ refreshBundle }) => refreshBundle());
+      const { buildSite } = await import('../../site/build.ts');
+      const { identityPolicyFromEnv } = await import('../../site/identity-check.ts');
+      const result = await buildSite({
+        siteUrl: config.siteUrl,
+        outDir: config.distDir,
+        identity: identityPolicyFromEnv(env, options.allowSampleIdentity),
+        privacy: privacySettings(config),
+      });
+      for (const warning of result.warnings) stderr.write(`${warning}\n`);
+      stdout.write(
+        `${result.pages} pages, ${result.files} fichiers écrits dans ${config.distDir} en ${result.milliseconds} ms\n`,
+      );
+      const problem = await bundled;
+      if (problem) stderr.write(`${problem}\n`);
+    });
+
+  const db = program
+    .command('db')
+    .description('La base de données (SQLite, ou PostgreSQL avec DATABASE_URL).');
+  db.command('migrate')
+    .description('Met le schéma à jour (après une sauvegarde du fichier SQLite), puis s’arrête.')
+    .action(() => migrateDatabase(loadConfig(), stdout));
+  db.command('status')
+    .description('Les migrations appliquées et en attente, et les sauvegardes gardées.')
+    .action(async () => {
+      await databaseStatus(loadConfig(), stdout);
+    });
+
+  program
+    .command('backup <file>')
+    .description('Copie cohérente du journal SQLite, même pendant que le serveur tourne.')
+    .action(async (file: string) => {
+      if (!(await backupDatabase(loadConfig(), file, stderr))) io.exitCode = 1;
+    });
+
+  program
+    .command('config')
+    .description('La configuration (variables d’environnement).')
+    .command('example')
+    .description('Écrit le fichier .env.example, tiré du schéma de la configuration.')
+    .option(
+      '--env-file',
+      'sans guillemets ni chemins, pour systemd (EnvironmentFile=) et docker run --env-file : deploy/leadgate.env.example',
+    )
+    .action((options: { envFile?: boolean }) => {
+      stdout.write(renderEnvExample(options.envFile ? 'env-file' : 'sh'));
+    });
+
+  const leads = program.command('leads').description('Le journal des demandes reçues.');
+  leads
+    .command('list')
+    .description('Liste les demandes, les plus anciennes d’abord, avec leur dernière erreur.')
+    .addOption(new Option('--status <status>', 'seulement ce statut').choices(LEAD_STATUSES))
+    .action((options: { status?: LeadStatus }) => listLeads(loadConfig(), stdout, options.status));
+  leads
+    .command('export')
+    .description('Exporte toutes les demandes.')
+    .addOption(
+      new Option('--format <format>', 'csv ou json').choices(['csv', 'json']).default('csv'),
+    )
+    .addOption(
+      new Option(
+        '--excel',
+        'CSV pour un tableur français : BOM UTF-8, « ; », une colonne par champ et par question',
+      ).conflicts('format'),
+    )
+    .action((options: { format: 'csv' | 'json'; excel?: boolean }) =>
+      exportLeads(loadConfig(), options.excel ? 'excel' : options.format, stdout),
     );
-    const problem = await bundled;
-    if (problem) process.stderr.write(`${problem}\n`);
-  });
+  leads
+    .command('replay')
+    .description(
+      'Transmet tout de suite les demandes pas encore livrées (en attente, en reprise, abandonnées).',
+    )
+    .option(
+      '--destination <name>',
+      'seulement cette destination (un nom que « leads status » affiche, par exemple webhook:…)',
+    )
+    .action(async (options: { destination?: string }) => {
+      const config = loadConfig();
+      refuseMisleadingStart(config, env);
+      const { failed } = await replayLeads(
+        config,
+        stdout,
+        options.destination,
+        createLogger(config, stderr),
+      );
+      if (failed > 0) io.exitCode = 1;
+    });
+  leads
+    .command('release')
+    .description(
+      'Livre une demande que le piège à robots a prise pour du spam (statut « spam ») : avec la configuration du serveur.',
+    )
+    .argument('<id>', 'identifiant de la demande (leads list --status spam)')
+    .action(async (id: string) => {
+      const config = loadConfig();
+      refuseMisleadingStart(config, env);
+      if (!(await releaseLead(config, id, stdout, stderr, createLogger(config, stderr))))
+        io.exitCode = 1;
+    });
+  leads
+    .command('status')
+    .description(
+      'Envois en attente, en reprise et abandonnés par destination ; âge de la plus ancienne.',
+    )
+    .action(async () => {
+      await deliveryStatus(loadConfig(), stdout);
+    });
+  leads
+    .command('purge')
+    .description('Supprime les demandes reçues il y a plus de N jours (3 ans par défaut).')
+    .addOption(
+      new Option('--older-than-days <days>', 'âge en jours')
+        .argParser((value) => {
+          if (!/^\d+$/.test(value))
+            throw new InvalidArgumentError('un nombre entier de jours est attendu');
+          return Number(value);
+        })
+        .default(3 * 365),
+    )
+    .action(async (options: { olderThanDays: number }) => {
+      await purgeLeads(loadConfig(), options.olderThanDays, stdout);
+    });
 
-const db = program
-  .command('db')
-  .description('La base de données (SQLite, ou PostgreSQL avec DATABASE_URL).');
-db.command('migrate')
-  .description('Met le schéma à jour (après une sauvegarde du fichier SQLite), puis s’arrête.')
-  .action(() => migrateDatabase(loadConfig(), process.stdout));
-db.command('status')
-  .description('Les migrations appliquées et en attente, et les sauvegardes gardées.')
-  .action(async () => {
-    await databaseStatus(loadConfig(), process.stdout);
-  });
+  program
+    .command('webhooks')
+    .description('Les webhooks signés vers les outils de l’agence (docs/webhooks.md).')
+    .command('test')
+    .description('Envoie un exemple signé à <url> et affiche la réponse.')
+    .argument('<url>', 'adresse http(s) du destinataire')
+    .addOption(
+      new Option('--kind <kind>', 'type de demande')
+        .choices(LEAD_KINDS.map((kind) => kind.kind))
+        .default('contact'),
+    )
+    .action(async (url: string, options: { kind: LeadKind }) => {
+      if (!(await testWebhook(loadConfig(), url, options.kind, stdout))) io.exitCode = 1;
+    });
 
-program
-  .command('backup <file>')
-  .description('Copie cohérente du journal SQLite, même pendant que le serveur tourne.')
-  .action(async (file: string) => {
-    if (!(await backupDatabase(loadConfig(), file, process.stderr))) process.exitCode = 1;
-  });
+  program
+    .command('mail')
+    .description('Les e-mails envoyés aux personnes et à l’agence (docs/emails.md).')
+    .command('preview')
+    .description(
+      'Écrit les e-mails d’une demande d’exemple (.eml et HTML), avec l’identité et la configuration du serveur, sans rien envoyer.',
+    )
+    .addArgument(new Argument('<e-mail>', 'quels e-mails').choices(PREVIEWS))
+    .option('--out <dossier>', 'dossier où les écrire', 'apercu-e-mails')
+    .action(async (name: PreviewName, options: { out: string }) => {
+      await previewMail(loadConfig(), name, options.out, stdout);
+    });
 
-program
-  .command('config')
-  .description('La configuration (variables d’environnement).')
-  .command('example')
-  .description('Écrit le fichier .env.example, tiré du schéma de la configuration.')
-  .option(
-    '--env-file',
-    'sans guillemets ni chemins, pour systemd (EnvironmentFile=) et docker run --env-file : deploy/leadgate.env.example',
-  )
-  .action((options: { envFile?: boolean }) => {
-    process.stdout.write(renderEnvExample(options.envFile ? 'env-file' : 'sh'));
-  });
+  const people = program
+    .command('people')
+    .description('Les droits des personnes : accès et effacement (docs/consent.md).');
+  people
+    .command('show')
+    .description('Tout ce que le journal garde sur une adresse, en JSON.')
+    .argument('<email>', 'adresse de la personne')
+    .action((email: string) => showPerson(loadConfig(), email, stdout, stderr));
+  people
+    .command('forget')
+    .description(
+      'Efface les demandes et tout ce qui concerne une adresse, ici et chez le prestataire.',
+    )
+    .argument('<email>', 'adresse de la personne')
+    .action(async (email: string) => {
+      if (!(await forgetPersonCommand(loadConfig(), email, stdout))) io.exitCode = 1;
+    });
 
-const leads = program.command('leads').description('Le journal des demandes reçues.');
-leads
-  .command('list')
-  .description('Liste les demandes, les plus anciennes d’abord, avec leur dernière erreur.')
-  .addOption(new Option('--status <status>', 'seulement ce statut').choices(LEAD_STATUSES))
-  .action((options: { status?: LeadStatus }) =>
-    listLeads(loadConfig(), process.stdout, options.status),
-  );
-leads
-  .command('export')
-  .description('Exporte toutes les demandes.')
-  .addOption(new Option('--format <format>', 'csv ou json').choices(['csv', 'json']).default('csv'))
-  .addOption(
-    new Option(
-      '--excel',
-      'CSV pour un tableur français : BOM UTF-8, « ; », une colonne par champ et par question',
-    ).conflicts('format'),
-  )
-  .action((options: { format: 'csv' | 'json'; excel?: boolean }) =>
-    exportLeads(loadConfig(), options.excel ? 'excel' : options.format, process.stdout),
-  );
-leads
-  .command('replay')
-  .description(
-    'Transmet tout de suite les demandes pas encore livrées (en attente, en reprise, abandonnées).',
-  )
-  .option(
-    '--destination <name>',
-    'seulement cette destination (un nom que « leads status » affiche, par exemple webhook:…)',
-  )
-  .action(async (options: { destination?: string }) => {
-    const config = loadConfig();
-    refuseMisleadingStart(config, process.env);
-    const { failed } = await replayLeads(config, process.stdout, options.destination);
-    if (failed > 0) process.exitCode = 1;
-  });
-leads
-  .command('release')
-  .description(
-    'Livre une demande que le piège à robots a prise pour du spam (statut « spam ») : avec la configuration du serveur.',
-  )
-  .argument('<id>', 'identifiant de la demande (leads list --status spam)')
-  .action(async (id: string) => {
-    const config = loadConfig();
-    refuseMisleadingStart(config, process.env);
-    if (!(await releaseLead(config, id, process.stdout, process.stderr))) process.exitCode = 1;
-  });
-leads
-  .command('status')
-  .description(
-    'Envois en attente, en reprise et abandonnés par destination ; âge de la plus ancienne.',
-  )
-  .action(async () => {
-    await deliveryStatus(loadConfig(), process.stdout);
-  });
-leads
-  .command('purge')
-  .description('Supprime les demandes reçues il y a plus de N jours (3 ans par défaut).')
-  .addOption(
-    new Option('--older-than-days <days>', 'âge en jours')
-      .argParser((value) => {
-        if (!/^\d+$/.test(value))
-          throw new InvalidArgumentError('un nombre entier de jours est attendu');
-        return Number(value);
-      })
-      .default(3 * 365),
-  )
-  .action(async (options: { olderThanDays: number }) => {
-    await purgeLeads(loadConfig(), options.olderThanDays, process.stdout);
-  });
-
-program
-  .command('webhooks')
-  .description('Les webhooks signés vers les outils de l’agence (docs/webhooks.md).')
-  .command('test')
-  .description('Envoie un exemple signé à <url> et affiche la réponse.')
-  .argument('<url>', 'adresse http(s) du destinataire')
-  .addOption(
-    new Option('--kind <kind>', 'type de demande')
-      .choices(LEAD_KINDS.map((kind) => kind.kind))
-      .default('contact'),
-  )
-  .action(async (url: string, options: { kind: LeadKind }) => {
-    if (!(await testWebhook(loadConfig(), url, options.kind, process.stdout))) process.exitCode = 1;
-  });
-
-program
-  .command('mail')
-  .description('Les e-mails envoyés aux personnes et à l’agence (docs/emails.md).')
-  .command('preview')
-  .description(
-    'Écrit les e-mails d’une demande d’exemple (.eml et HTML), avec l’identité et la configuration du serveur, sans rien envoyer.',
-  )
-  .addArgument(new Argument('<e-mail>', 'quels e-mails').choices(PREVIEWS))
-  .option('--out <dossier>', 'dossier où les écrire', 'apercu-e-mails')
-  .action(async (name: PreviewName, options: { out: string }) => {
-    await previewMail(loadConfig(), name, options.out, process.stdout);
-  });
-
-const people = program
-  .command('people')
-  .description('Les droits des personnes : accès et effacement (docs/consent.md).');
-people
-  .command('show')
-  .description('Tout ce que le journal garde sur une adresse, en JSON.')
-  .argument('<email>', 'adresse de la personne')
-  .action((email: string) => showPerson(loadConfig(), email, process.stdout, process.stderr));
-people
-  .command('forget')
-  .description(
-    'Efface les demandes et tout ce qui concerne une adresse, ici et chez le prestataire.',
-  )
-  .argument('<email>', 'adresse de la personne')
-  .action(async (email: string) => {
-    if (!(await forgetPersonCommand(loadConfig(), email, process.stdout))) process.exitCode = 1;
-  });
-
-program
-  .command('team')
-  .description('L’équipe de l’agence dans l’espace /equipe (docs/workspace.md).')
-  .command('add')
-  .description(
-    'Crée un compte (ou en réinitialise le mot de passe) et affiche son lien d’invitation, valable une fois pendant 48 h.',
-  )
-  .argument('<email>', 'adresse e-mail du membre')
-  .option('--admin', 'administrateur : gère l’équipe et voit le journal d’activité')
-  .action(async (email: string, options: { admin?: boolean }) => {
-    const role = options.admin ? 'admin' : 'member';
-    if (!(await addTeamMember(loadConfig(), email, role, process.stdout, process.stderr)))
-      process.exitCode = 1;
-  });
+  program
+    .command('team')
+    .description('L’équipe de l’agence dans l’espace /equipe (docs/workspace.md).')
+    .command('add')
+    .description(
+      'Crée un compte (ou en réinitialise le mot de passe) et affiche son lien d’invitation, valable une fois pendant 48 h.',
+    )
+    .argument('<email>', 'adresse e-mail du membre')
+    .option('--admin', 'administrateur : gère l’équipe et voit le journal d’activité')
+    .action(async (email: string, options: { admin?: boolean }) => {
+      const role = options.admin ? 'admin' : 'member';
+      if (!(await addTeamMember(loadConfig(), email, role, stdout, stderr))) io.exitCode = 1;
+    });
+  return program;
+}

@@ -30,7 +30,8 @@ export async function forgetPerson({
     return { ...result, provider: `${provider.name} : ne garde rien.`, providerError: undefined };
   }
   try {
-    const said = await provider.forget(address, result.leadIds, AbortSignal.timeout(timeoutMs));
+    const ids = [...result.leadIds, ...result.requestIds];
+    const said = await provider.forget(address, ids, AbortSignal.timeout(timeoutMs));
     return { ...result, provider: said, providerError: undefined };
   } catch (error) {
     return {

@@ -1,3 +1,5 @@
+import { stringify } from 'csv-stringify/sync';
+
 /**
  * The one CSV writer for leads (docs/operations.md, "Export"): the `leads export` flavours and any
  * other export of the journal go through it, so the two rules below hold everywhere.
@@ -23,28 +25,19 @@ export function neutraliseFormula(cell: string): string {
 }
 
 /**
- * RFC 4180: a cell holding the delimiter, a quote, a CR or a LF is quoted (its quotes doubled). A
- * bare LF or CR left unquoted would end the record in the middle of a message, and the next line
- * would start a new row with whatever the visitor typed after it (`=1+1` included).
+ * `rows[0]` is the header; every cell, header included, is guarded then quoted as needed.
+ * csv-stringify quotes a cell holding the delimiter, a quote or the record delimiter; with CRLF
+ * records a bare LF or CR would stay unquoted, end the record in the middle of a message, and start
+ * a new row with whatever the visitor typed after it (`=1+1` included): `quoted_match` quotes those
+ * too (RFC 4180).
  */
-function quoted(cell: string, delimiter: string): string {
-  return cell.includes(delimiter) || /["\r\n]/.test(cell)
-    ? `"${cell.replaceAll('"', '""')}"`
-    : cell;
-}
-
-/** `rows[0]` is the header; every cell, header included, is guarded then quoted as needed. */
 export function leadCsv(rows: readonly (readonly unknown[])[], flavour: CsvFlavour): string {
   const { delimiter, newline, bom } = FLAVOURS[flavour];
-  const lines = rows.map((row) =>
-    row
-      .map((cell) =>
-        quoted(
-          neutraliseFormula(cell === null || cell === undefined ? '' : String(cell)),
-          delimiter,
-        ),
-      )
-      .join(delimiter),
+  const cells = rows.map((row) =>
+    row.map((cell) => neutraliseFormula(cell === null || cell === undefined ? '' : String(cell))),
   );
-  return bom + lines.map((line) => line + newline).join('');
+  return (
+    bom +
+    stringify(cells, { delimiter, record_delimiter: newline, quoted_match: /[\r\n]/, eof: true })
+  );
 }

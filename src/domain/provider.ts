@@ -23,7 +23,7 @@ export interface Provider {
   alertAgency(alert: AgencyAlert, signal: AbortSignal): Promise<void>;
   /**
    * Erases what the provider keeps about an address (RGPD art. 17, docs/consent.md), its contact or
-   * the messages of these leads; resolves with a sentence for the operator that does not repeat the
+   * the messages of these leads and privacy requests (their ids); resolves with a sentence for the operator that does not repeat the
    * address. Safe to call again: nothing left to erase is not an error. A provider without it keeps
    * nothing about people.
    */

@@ -7,6 +7,7 @@ import type { Deliveries } from './deliveries.ts';
 import type { IdempotencyKeys } from './idempotency-keys.ts';
 import type { LeadWork } from './lead-work.ts';
 import type { NewsletterJournal } from './newsletter.ts';
+import type { OptOutList } from './opt-out.ts';
 import type { PrivacyRegister } from './privacy-register.ts';
 import type { RateBudgets } from './rate-budget.ts';
 import type { StaffJournal } from './staff.ts';
@@ -56,6 +57,8 @@ export interface Store {
   readonly staff: StaffJournal;
   /** docs/workspace.md: the team's work on each lead, its inbox queries and search. */
   readonly work: LeadWork;
+  /** docs/workspace.md, « Liste d’opposition »: addresses whose leads are handed to no one. */
+  readonly optOut: OptOutList;
   /** Throws when the database cannot be reached (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -82,6 +85,8 @@ export interface Expiry {
 export interface ForgetResult {
   reference: string;
   leadIds: string[];
+  /** The register's requests of the address, whose e-mails (link, answer) are erased with it. */
+  requestIds: string[];
   /** Rows deleted, table by table (leads included). */
   deleted: Record<string, number>;
 }

@@ -25,19 +25,42 @@ function questionnaires(siteUrl: string): ReadableResource[] {
   }));
 }
 
-/** The services pages, in the Markdown the site publishes (only when the server serves the site). */
-function services(siteUrl: string, siteDir: string | undefined): ReadableResource[] {
+/**
+ * The site's pages of facts an assistant is asked about: what each page answers (French, then
+ * English). The services pages are matched by path, below.
+ */
+const FACT_PAGES: Record<string, string> = {
+  '/tarifs':
+    'Les tarifs indicatifs de l’agence : chaque service, le diagnostic et l’audit par secteur. The agency’s prices, in French.',
+  '/politique-de-confidentialite':
+    'La politique de confidentialité : données collectées, finalités, durée de conservation, destinataires, droits et comment les exercer. The privacy notice, in French.',
+  '/mentions-legales':
+    'Les mentions légales : éditeur du site, directeur de la publication, hébergeur, coordonnées. The legal notice (publisher, host, contact), in French.',
+};
+
+const isServicePage = (path: string) => path === '/services' || path.startsWith('/services/');
+
+/**
+ * The services pages and the pages of facts, in the Markdown the site publishes (only when the
+ * server serves the site): the very text of the HTML pages, prices included (docs/agents.md).
+ */
+function sitePages(siteUrl: string, siteDir: string | undefined): ReadableResource[] {
   if (!siteDir) return [];
   return readManifest(siteDir)
-    .pages.filter((page) => page.path === '/services' || page.path.startsWith('/services/'))
+    .pages.filter((page) => isServicePage(page.path) || page.path in FACT_PAGES)
     .map((page) => {
       const text = readFileSync(join(siteDir, page.markdown), 'utf8');
       const title = /^# (.+)$/m.exec(text)?.[1] ?? page.path;
+      const service = isServicePage(page.path);
       return {
         uri: `${siteUrl}${page.markdownPath}`,
-        name: `service${page.path.slice('/services'.length).replaceAll('/', '-') || 's'}`,
+        name: service
+          ? `service${page.path.slice('/services'.length).replaceAll('/', '-') || 's'}`
+          : page.path.slice(1),
         title,
-        description: `Page ${page.path} du site, en Markdown. The agency's service page, in French.`,
+        description: service
+          ? `Page ${page.path} du site, en Markdown, avec son tarif. The agency's service page, in French.`
+          : FACT_PAGES[page.path]!,
         mimeType: 'text/markdown',
         read: () => text,
       };
@@ -45,5 +68,5 @@ function services(siteUrl: string, siteDir: string | undefined): ReadableResourc
 }
 
 export function leadResources(siteUrl: string, siteDir: string | undefined): ReadableResource[] {
-  return [...services(siteUrl, siteDir), ...questionnaires(siteUrl)];
+  return [...sitePages(siteUrl, siteDir), ...questionnaires(siteUrl)];
 }

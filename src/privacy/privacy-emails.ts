@@ -1,6 +1,7 @@
 import type { PersonFile } from '../domain/store.ts';
 import { escapeHtml, type MailMessage, type MailSettings } from '../mail/mail-message.ts';
 import { PRIVACY_KIND_LABELS, type PrivacyKind } from '../schemas/privacy-request.ts';
+import { personReport } from './person-report.ts';
 
 const html = (paragraphs: string[], link?: { url: string; label: string }) =>
   `<!doctype html><html lang="fr"><body>${paragraphs
@@ -44,7 +45,7 @@ export function privacyAccessEmail(
   file: PersonFile,
   settings: MailSettings,
 ): MailMessage {
-  const report = JSON.stringify({ address, ...file }, null, 2);
+  const report = personReport(address, file);
   const lines = [
     'Bonjour,',
     `Voici tout ce que nous gardons de l’adresse ${address} : ${file.leads.length} demande(s), avec la preuve de votre consentement et ce qui en dépend, tel que c’est enregistré.`,

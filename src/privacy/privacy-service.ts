@@ -13,7 +13,12 @@ import type { OutgoingMail } from '../domain/provider.ts';
 import type { People } from '../domain/store.ts';
 import type { MailMessage, MailSettings } from '../mail/mail-message.ts';
 import { PRIVACY_LINK_TTL_MS, type PrivacyPageState } from '../schemas/privacy-pages.ts';
-import type { PrivacyRequestBody, PrivacyResponse } from '../schemas/privacy-request.ts';
+import {
+  PRIVACY_KINDS,
+  type PrivacyKind,
+  type PrivacyRequestBody,
+  type PrivacyResponse,
+} from '../schemas/privacy-request.ts';
 import { privacyAccessEmail, privacyLinkEmail } from './privacy-emails.ts';
 import type { PrivacyLinks } from './privacy-links.ts';
 
@@ -39,6 +44,9 @@ export interface PrivacyDependencies {
   newId?: () => string;
 }
 
+const isPrivacyKind = (kind: string): kind is PrivacyKind =>
+  (PRIVACY_KINDS as readonly string[]).includes(kind);
+
 /** The cap's bucket for these links, beside the lead kinds' own. */
 const CAP_KIND = 'privacy';
 
@@ -56,17 +64,23 @@ export function createPrivacy(deps: PrivacyDependencies) {
     token: string,
   ): Promise<
     | { state: 'invalid' | 'used' | 'expired' }
-    | { state: PrivacyPageState; entry: PrivacyRequestEntry; address: string }
+    | { state: PrivacyPageState; entry: PrivacyRequestEntry; kind: PrivacyKind; address: string }
   > {
     const id = await deps.links.requestOf(token);
     const entry = id === undefined ? undefined : await deps.register.find(id);
-    if (!entry) return { state: 'invalid' as const };
+    // A request the team entered by hand was never linked: only the site's kinds have a page.
+    if (!entry || !isPrivacyKind(entry.kind)) return { state: 'invalid' as const };
     if (entry.status !== 'pending' || entry.address === null) return { state: 'used' as const };
     if (now().getTime() - entry.receivedAt.getTime() > PRIVACY_LINK_TTL_MS) {
       await deps.register.update(entry.id, { status: 'expired' });
       return { state: 'expired' as const };
     }
-    return { state: `confirm-${entry.kind}` as const, entry, address: entry.address };
+    return {
+      state: `confirm-${entry.kind}` as const,
+      entry,
+      kind: entry.kind,
+      address: entry.address,
+    };
   }
 
   return {
@@ -86,6 +100,8 @@ export function createPrivacy(deps: PrivacyDependencies) {
         handledBy: null,
         answeredAt: null,
         note: body.message ?? null,
+        identityCheck: null,
+        outcome: null,
       });
       const since = new Date(at.getTime() - deps.cap.intervalMs);
       const allowed =
@@ -121,11 +137,11 @@ export function createPrivacy(deps: PrivacyDependencies) {
     async confirm(token: string): Promise<PrivacyPageState> {
       const found = await standing(token);
       if (!('entry' in found)) return found.state;
-      const { entry, address } = found;
+      const { entry, kind, address } = found;
       if (!(await deps.register.confirm(entry.id, now()))) return 'used';
-      if (entry.kind === 'erasure') {
+      if (kind === 'erasure') {
         await deps.forget(address);
-      } else if (entry.kind === 'access') {
+      } else if (kind === 'access') {
         const file = await deps.people.show(address);
         const message = privacyAccessEmail(address, file, deps.mail);
         await deps.send(
@@ -142,7 +158,7 @@ export function createPrivacy(deps: PrivacyDependencies) {
         if (subscription) await deps.unsubscribe(subscription);
       }
       await deps.register.update(entry.id, { status: 'done', answeredAt: now() });
-      return `done-${entry.kind}`;
+      return `done-${kind}`;
     },
   };
 }

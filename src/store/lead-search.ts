@@ -8,7 +8,7 @@ import type { Expression, SqlBool } from 'kysely';
 export interface LeadSearchDialect {
   /** True for a lead whose words include each of `words` as a prefix. */
   matches(words: readonly string[]): Expression<SqlBool>;
-  /** An audit's sector (spec 2.3), the expression its index is built on (migrations.ts). */
+  /** An audit's sector (spec 2.3), what its index is built on (migrations.ts). */
   readonly sector: Expression<string | null>;
 }
 

@@ -40,7 +40,7 @@ export class SqlPeople implements People {
   async show(address: string): Promise<PersonFile> {
     const email = normalizeEmail(address);
     const reference = await this.reference(email);
-    const [tables, rows, forgotten] = await Promise.all([
+    const [tables, rows, forgotten, requests] = await Promise.all([
       this.personTables(),
       this.db
         .selectFrom('leads')
@@ -53,11 +53,18 @@ export class SqlPeople implements People {
         .select('forgotten_at')
         .where('reference', '=', reference)
         .executeTakeFirst(),
+      // The register names the address in `address` (it outlives an erasure): its lines are theirs too.
+      this.db
+        .selectFrom('privacy_requests')
+        .selectAll()
+        .where('address', '=', email)
+        .orderBy('received_at')
+        .execute(),
     ]);
     const leads = rows.map(this.toEntry);
     const ids = leads.map((entry) => entry.lead.id);
     const loose = this.db as unknown as Kysely<AnyTables>;
-    const related: PersonFile['related'] = {};
+    const related: PersonFile['related'] = { privacy_requests: requests };
     for (const table of tables.byLead) {
       if (ids.length)
         related[table] = await loose
@@ -97,6 +104,11 @@ export class SqlPeople implements People {
     const [reference, tables] = await Promise.all([this.reference(email), this.personTables()]);
     const result = await this.db.transaction().execute(async (trx) => {
       const erased = await erase(trx, email, tables);
+      const requests = await trx
+        .selectFrom('privacy_requests')
+        .select('id')
+        .where('address', '=', email)
+        .execute();
       // The register of requests outlives the erasure: it keeps the reference and the dates only.
       await trx
         .updateTable('privacy_requests')
@@ -109,7 +121,7 @@ export class SqlPeople implements People {
         .values({ reference, forgotten_at: at.toISOString() })
         .onConflict((oc) => oc.column('reference').doUpdateSet({ forgotten_at: at.toISOString() }))
         .execute();
-      return { reference, ...erased };
+      return { reference, ...erased, requestIds: requests.map((row) => row.id) };
     });
     await this.afterErasure(erasedTables(tables));
     return result;
@@ -151,7 +163,7 @@ async function erase(
   trx: Transaction<Database>,
   email: string,
   tables: PersonTables,
-): Promise<Omit<ForgetResult, 'reference'>> {
+): Promise<Omit<ForgetResult, 'reference' | 'requestIds'>> {
   const loose = trx as unknown as Transaction<AnyTables>;
   const leadIds = (
     await trx.selectFrom('leads').select('id').where('email', '=', email).execute()

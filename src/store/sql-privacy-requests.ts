@@ -4,9 +4,9 @@ import type {
   PrivacyRegister,
   PrivacyRequestChange,
   PrivacyRequestEntry,
+  PrivacyRequestKind,
   PrivacyStatus,
 } from '../domain/privacy-register.ts';
-import type { PrivacyKind } from '../schemas/privacy-request.ts';
 import type { Database, PrivacyRequestsTable } from './tables.ts';
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
@@ -17,7 +17,7 @@ function entryOf(row: Selectable<PrivacyRequestsTable>): PrivacyRequestEntry {
     id: row.id,
     receivedAt: new Date(row.received_at),
     channel: row.channel as PrivacyChannel,
-    kind: row.kind as PrivacyKind,
+    kind: row.kind as PrivacyRequestKind,
     address: row.address,
     reference: row.reference,
     status: row.status as PrivacyStatus,
@@ -25,6 +25,8 @@ function entryOf(row: Selectable<PrivacyRequestsTable>): PrivacyRequestEntry {
     handledBy: row.handled_by,
     answeredAt: date(row.answered_at),
     note: row.note,
+    identityCheck: row.identity_check,
+    outcome: row.outcome,
   };
 }
 
@@ -47,6 +49,8 @@ export class SqlPrivacyRequests implements PrivacyRegister {
         handled_by: entry.handledBy,
         answered_at: iso(entry.answeredAt),
         note: entry.note,
+        identity_check: entry.identityCheck,
+        outcome: entry.outcome,
       })
       .execute();
   }
@@ -77,6 +81,8 @@ export class SqlPrivacyRequests implements PrivacyRegister {
       ...(change.handledBy !== undefined && { handled_by: change.handledBy }),
       ...(change.answeredAt !== undefined && { answered_at: iso(change.answeredAt) }),
       ...(change.note !== undefined && { note: change.note }),
+      ...(change.identityCheck !== undefined && { identity_check: change.identityCheck }),
+      ...(change.outcome !== undefined && { outcome: change.outcome }),
     };
     if (Object.keys(set).length === 0) return;
     await this.db.updateTable('privacy_requests').set(set).where('id', '=', id).execute();

@@ -9,6 +9,7 @@ import { SqlDeliveryAlerts } from './sql-delivery-alerts.ts';
 import type { LeadSearchDialect } from './lead-search.ts';
 import { SqlLeadWork } from './sql-lead-work.ts';
 import { SqlNewsletter } from './sql-newsletter.ts';
+import { SqlOptOut } from './sql-opt-out.ts';
 import { SqlPeople } from './sql-people.ts';
 import { SqlPrivacyRequests } from './sql-privacy-requests.ts';
 import { SqlIdempotencyKeys } from './sql-idempotency-keys.ts';
@@ -33,6 +34,7 @@ export class SqlStore implements Store {
   readonly alerts: SqlDeliveryAlerts;
   readonly privacyRequests: SqlPrivacyRequests;
   readonly work: SqlLeadWork;
+  readonly optOut: SqlOptOut;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -52,6 +54,7 @@ export class SqlStore implements Store {
     this.alerts = new SqlDeliveryAlerts(db, secrets);
     this.privacyRequests = new SqlPrivacyRequests(db);
     this.work = new SqlLeadWork(db, search);
+    this.optOut = new SqlOptOut(db, (address) => this.people.reference(address));
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {

@@ -224,6 +224,16 @@ export interface PrivacyRequestsTable {
   handled_by: string | null;
   answered_at: string | null;
   note: string | null;
+  identity_check: string | null;
+  outcome: string | null;
+}
+
+/** docs/workspace.md, « Liste d’opposition »: an address by its reference only (People.reference). */
+export interface OptOutsTable {
+  reference: string;
+  added_at: string;
+  added_by: string;
+  reason: string | null;
 }
 
 export interface Database {
@@ -247,4 +257,5 @@ export interface Database {
   delivery_alerts: DeliveryAlertsTable;
   privacy_requests: PrivacyRequestsTable;
   lead_activity: LeadActivityTable;
+  opt_outs: OptOutsTable;
 }

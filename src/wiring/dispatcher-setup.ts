@@ -4,6 +4,7 @@ import { loggedDeliveries } from '../domain/delivery-log.ts';
 import { CONFIRMATION_DESTINATION, type Destination } from '../domain/destination.ts';
 import { createDispatcher, type Dispatcher, type DispatcherTimings } from '../domain/dispatcher.ts';
 import type { LeadLog } from '../domain/lead-log.ts';
+import { withOptOut } from '../domain/opt-out.ts';
 import type { Provider } from '../domain/provider.ts';
 import type { Store } from '../domain/store.ts';
 
@@ -22,7 +23,10 @@ export function createDispatcherFor(
   const { delivery } = config;
   return createDispatcher({
     deliveries: loggedDeliveries(deliveries, log),
-    destinations: cappedDestinations(config, store, provider.destinations),
+    // docs/workspace.md, « Liste d’opposition »: every step of an opted-out address is refused.
+    destinations: cappedDestinations(config, store, provider.destinations).map((destination) =>
+      withOptOut(destination, store.optOut),
+    ),
     alerts: store.alerts,
     announce: (alert, signal) => provider.alertAgency(alert, signal),
     log,

@@ -1,3 +1,4 @@
+import { normalizeEmail } from '../domain/lead.ts';
 import { html, type HtmlValue, type SafeHtml } from './html.ts';
 
 export interface FieldOptions {
@@ -46,6 +47,20 @@ export function formText(body: unknown, name: string): string {
   const value = (body as Record<string, unknown> | undefined)?.[name];
   if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : '';
   return typeof value === 'string' ? value : '';
+}
+
+/** A whole e-mail address typed in a form, as the journal writes it (normalizeEmail); else undefined. */
+export function formAddress(body: unknown, name = 'email'): string | undefined {
+  const address = normalizeEmail(formText(body, name));
+  return address.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address) ? address : undefined;
+}
+
+/** A date typed in an `<input type="date">` (YYYY-MM-DD), at noon UTC: the same day in Paris. */
+export function formDay(body: unknown, name: string): Date | undefined {
+  const value = formText(body, name);
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))
+    ? new Date(`${value}T12:00:00Z`)
+    : undefined;
 }
 
 /** A repeated form field (checkboxes of a bulk action) as a list of strings. */

@@ -26,7 +26,7 @@ import {
 } from './lead-views.ts';
 import { formList, formText } from './form-controls.ts';
 import type { WorkspaceContext } from './workspace-context.ts';
-import { csrfField, parisTime, sendWorkspacePage } from './workspace-page.ts';
+import { csrfField, parisTime, scrollingTable, sendWorkspacePage } from './workspace-page.ts';
 
 type Query = Record<string, string | undefined>;
 
@@ -69,7 +69,13 @@ export async function staffNames(context: WorkspaceContext): Promise<Map<string,
   return new Map(accounts.map((account) => [account.id, account.name || account.email]));
 }
 
-function row(entry: InboxEntry, names: Map<string, string>, now: Date, context: WorkspaceContext) {
+function row(
+  entry: InboxEntry,
+  names: Map<string, string>,
+  now: Date,
+  context: WorkspaceContext,
+  optedOut: Set<string>,
+) {
   const due = dueOf(entry, parseBusinessHours(context.config.workspace.businessHours));
   const late = due !== undefined && due <= now;
   const assignee = entry.work.assignee
@@ -87,7 +93,7 @@ function row(entry: InboxEntry, names: Map<string, string>, now: Date, context: 
 <td>${WORK_STATUS_LABELS[entry.work.status]}</td>
 <td>${assignee}</td>
 <td>${due ? html`${late ? html`<strong class="overdue">En retard</strong> depuis ` : 'avant '}${parisTime(due)}` : '—'}</td>
-<td>${DELIVERY_LABELS[entry.status]}</td>
+<td>${DELIVERY_LABELS[entry.status]}${optedOut.has(emailOf(entry.lead)) ? html` <span class="badge">opposition</span>` : ''}</td>
 </tr>`;
 }
 
@@ -110,6 +116,10 @@ export function registerInboxRoutes(scope: FastifyInstance, context: WorkspaceCo
       context.store.work.page({ ...filter, order, after: query.apres, limit: 50 }),
       staffNames(context),
     ]);
+    // docs/workspace.md, « Liste d’opposition »: a lead of a listed address is kept, and flagged.
+    const optedOut = await context.store.optOut.among(
+      page.entries.map((entry) => emailOf(entry.lead)),
+    );
     const now = context.now();
     const total = page.total > 1000 ? 'plus de 1 000' : String(page.total);
     const kept = { ...query, apres: undefined };
@@ -143,11 +153,14 @@ ${select('secteur', 'Secteur', options(SECTORS, SECTOR_LABELS, query.secteur), q
 ${staffOptions.map(([id, name]) => html`<option value="attribuer:${id}">Attribuer à ${name}</option>`)}<option value="attribuer:">Retirer l’attribution</option></select>
 <button type="submit">Appliquer</button></p>
 </form>
-<div class="table-scroll"><table>
+${scrollingTable(
+  'Prospects',
+  html`<table>
 <caption>Prospects : ${total}</caption>
 <thead><tr><th scope="col">Choix</th><th scope="col">Reçue le</th><th scope="col">Type</th><th scope="col">Nom</th><th scope="col">E-mail</th><th scope="col">Secteur ou service</th><th scope="col">Canal</th><th scope="col">Statut</th><th scope="col">Attribué à</th><th scope="col">Réponse due</th><th scope="col">Livraison</th></tr></thead>
-<tbody>${page.entries.map((entry) => row(entry, names, now, context))}</tbody>
-</table></div>
+<tbody>${page.entries.map((entry) => row(entry, names, now, context, optedOut))}</tbody>
+</table>`,
+)}
 ${page.next ? html`<p><a href="/equipe${queryString(kept, { apres: page.next })}">Prospects suivants</a></p>` : ''}`;
     return sendWorkspacePage(request, reply, { title: 'Prospects', current: 'prospects', body });
   });

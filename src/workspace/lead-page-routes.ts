@@ -17,7 +17,7 @@ import {
 } from './lead-views.ts';
 import { formText } from './form-controls.ts';
 import type { WorkspaceContext } from './workspace-context.ts';
-import { csrfField, parisTime, sendWorkspacePage } from './workspace-page.ts';
+import { csrfField, parisTime, scrollingTable, sendWorkspacePage } from './workspace-page.ts';
 
 const STEP_LABELS: Record<string, string> = {
   pending: 'En attente',
@@ -47,11 +47,12 @@ export function registerLeadPageRoutes(scope: FastifyInstance, context: Workspac
       context.now(),
     );
     await context.recordStaffAction(staff, 'view-lead', `lead:${id}`);
-    const [activity, steps, names, others] = await Promise.all([
+    const [activity, steps, names, others, optedOut] = await Promise.all([
       context.store.work.activity(id),
       context.store.deliveries.steps(id),
       staffNames(context),
       context.store.work.page({ search: emailOf(entry.lead), limit: 20 }),
+      context.store.optOut.find(emailOf(entry.lead)),
     ]);
     const data = entry.lead.data as Record<string, unknown>;
     const fields = Object.entries(data).filter(
@@ -65,7 +66,8 @@ export function registerLeadPageRoutes(scope: FastifyInstance, context: Workspac
     const csrf = csrfField(request.csrfToken);
     const email = emailOf(entry.lead);
     const body = html`<p>${kindLabel(entry.lead.kind)} reçue le ${parisTime(entry.lead.receivedAt)} · ${channelLabel(entry)} · livraison : ${DELIVERY_LABELS[entry.status]}${due ? html` · réponse due avant ${parisTime(due)}${due <= context.now() ? html` <strong class="overdue">(en retard)</strong>` : ''}` : ''}</p>
-<p><a class="button" href="mailto:${email}">Répondre</a></p>
+${optedOut ? html`<p class="notice">Adresse dans la liste d’opposition depuis le ${parisTime(optedOut.addedAt)} : ses demandes sont gardées ici mais transmises à personne.</p>` : ''}
+<p><a class="button" href="mailto:${email}">Répondre</a> <a href="/equipe/prospects/${id}/personne">Tout ce qui est gardé de cette personne</a></p>
 <h2>Ce que la personne a envoyé</h2>
 <dl>${fields.map(([name, value]) => html`<dt>${fieldLabel(entry.lead.kind, name)}</dt><dd>${String(value)}</dd>`)}</dl>
 ${Object.keys(answers).length ? html`<h2>Réponses au questionnaire</h2><dl>${Object.entries(answers).map(([question, answer]) => html`<dt>${question}${findQuestion(sector, question) ? '' : html` <em>(question inconnue du questionnaire)</em>`}</dt><dd>${answer}</dd>`)}</dl>` : ''}
@@ -82,7 +84,7 @@ ${entry.lead.consent ? html`<p>Version ${entry.lead.consent.version}, donné le 
 <h2>Historique</h2>
 ${activity.length ? html`<ul>${activity.map((line) => html`<li>${parisTime(line.at)}, ${line.by.name} : ${line.kind === 'note' ? html`note « ${line.value ?? ''} »` : line.kind === 'status' ? html`statut ${WORK_STATUS_LABELS[line.previous as WorkStatus] ?? line.previous} → ${WORK_STATUS_LABELS[line.value as WorkStatus] ?? line.value}` : html`attribution ${nameOf(line.previous)} → ${nameOf(line.value)}`}</li>`)}</ul>` : html`<p>Rien pour l’instant.</p>`}
 <h2>Livraison</h2>
-${steps.length ? html`<table><caption>Étapes de livraison</caption><thead><tr><th scope="col">Destination</th><th scope="col">État</th><th scope="col">Essais</th><th scope="col">Réponse du prestataire</th><th scope="col">Action</th></tr></thead><tbody>${steps.map((step) => html`<tr><th scope="row">${step.destination} (${step.provider})</th><td>${STEP_LABELS[step.status] ?? step.status}</td><td>${step.attempts}</td><td>${step.detail ?? step.lastError ?? ''}</td><td>${['retrying', 'dead', 'refused'].includes(step.status) ? html`<form method="post" action="/equipe/prospects/${id}/relancer">${csrf}<input type="hidden" name="destination" value="${step.destination}"><button type="submit">Relancer</button></form>` : ''}</td></tr>`)}</tbody></table>` : html`<p>Aucune étape de livraison${entry.status === 'spam' ? ' : cette demande attend dans « À vérifier »' : ''}.</p>`}
+${steps.length ? scrollingTable('Étapes de livraison', html`<table><caption>Étapes de livraison</caption><thead><tr><th scope="col">Destination</th><th scope="col">État</th><th scope="col">Essais</th><th scope="col">Réponse du prestataire</th><th scope="col">Action</th></tr></thead><tbody>${steps.map((step) => html`<tr><th scope="row">${step.destination} (${step.provider})</th><td>${STEP_LABELS[step.status] ?? step.status}</td><td>${step.attempts}</td><td>${step.detail ?? step.lastError ?? ''}</td><td>${['retrying', 'dead', 'refused'].includes(step.status) ? html`<form method="post" action="/equipe/prospects/${id}/relancer">${csrf}<input type="hidden" name="destination" value="${step.destination}"><button type="submit">Relancer</button></form>` : ''}</td></tr>`)}</tbody></table>`) : html`<p>Aucune étape de livraison${entry.status === 'spam' ? ' : cette demande attend dans « À vérifier »' : ''}.</p>`}
 <h2>Ses autres demandes</h2>
 ${others.entries.filter((other) => other.lead.id !== id).length ? html`<ul>${others.entries.filter((other) => other.lead.id !== id).map((other) => html`<li><a href="/equipe/prospects/${other.lead.id}">${kindLabel(other.lead.kind)} du ${parisTime(other.lead.receivedAt)}</a></li>`)}</ul>` : html`<p>Aucune autre.</p>`}`;
     return sendWorkspacePage(request, reply, {
@@ -162,9 +164,12 @@ ${others.entries.filter((other) => other.lead.id !== id).length ? html`<ul>${oth
     const page = await context.store.work.page({ held: true, limit: 100 });
     const csrf = csrfField(request.csrfToken);
     const body = html`<p>Ces demandes ont été retenues par le piège à robots du site : elles n’ont été livrées à personne. Si l’une vient d’une vraie personne, « Ce n’est pas du spam » la livre normalement.</p>
-<div class="table-scroll"><table><caption>À vérifier : ${page.total > 1000 ? 'plus de 1 000' : page.total}</caption>
+${scrollingTable(
+  'À vérifier',
+  html`<table><caption>À vérifier : ${page.total > 1000 ? 'plus de 1 000' : page.total}</caption>
 <thead><tr><th scope="col">Reçue le</th><th scope="col">Type</th><th scope="col">Nom</th><th scope="col">Raison</th><th scope="col">Action</th></tr></thead>
-<tbody>${page.entries.map((entry) => html`<tr><td>${parisTime(entry.lead.receivedAt)}</td><td>${kindLabel(entry.lead.kind)}</td><th scope="row"><a href="/equipe/prospects/${entry.lead.id}">${personName(entry)}</a></th><td>Piège à robots (champ caché rempli, envoi trop rapide ou jeton non valable)</td><td><form method="post" action="/equipe/a-verifier/${entry.lead.id}/liberer">${csrf}<button type="submit">Ce n’est pas du spam</button></form></td></tr>`)}</tbody></table></div>`;
+<tbody>${page.entries.map((entry) => html`<tr><td>${parisTime(entry.lead.receivedAt)}</td><td>${kindLabel(entry.lead.kind)}</td><th scope="row"><a href="/equipe/prospects/${entry.lead.id}">${personName(entry)}</a></th><td>Piège à robots (champ caché rempli, envoi trop rapide ou jeton non valable)</td><td><form method="post" action="/equipe/a-verifier/${entry.lead.id}/liberer">${csrf}<button type="submit">Ce n’est pas du spam</button></form></td></tr>`)}</tbody></table>`,
+)}`;
     return sendWorkspacePage(request, reply, { title: 'À vérifier', current: 'a-verifier', body });
   });
 }

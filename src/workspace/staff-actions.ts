@@ -22,6 +22,7 @@ export const STAFF_ACTIONS = {
   'recovery-code-used': 'Code de secours utilisé',
   'view-lead': 'Consultation d’une demande',
   'view-person': 'Consultation d’une personne',
+  'download-person': 'Téléchargement des données d’une personne',
   export: 'Export',
   erase: 'Effacement d’une personne',
   release: 'Demande sortie des spams',
@@ -29,6 +30,10 @@ export const STAFF_ACTIONS = {
   'status-change': 'Changement de statut',
   assign: 'Attribution',
   note: 'Note ajoutée',
+  'privacy-request-add': 'Demande RGPD enregistrée',
+  'privacy-request-update': 'Demande RGPD mise à jour',
+  'opt-out-add': 'Adresse ajoutée à la liste d’opposition',
+  'opt-out-remove': 'Adresse retirée de la liste d’opposition',
 } as const satisfies Record<string, string>;
 
 export type StaffAction = keyof typeof STAFF_ACTIONS;

@@ -13,6 +13,9 @@ import { registerInboxRoutes } from './inbox-routes.ts';
 import { registerLeadPageRoutes } from './lead-page-routes.ts';
 import { registerInvitationRoutes } from './invitation-routes.ts';
 import { registerJournalRoutes } from './journal-routes.ts';
+import { registerOptOutRoutes } from './opt-out-routes.ts';
+import { registerPeopleRoutes } from './people-routes.ts';
+import { registerRegisterRoutes } from './register-routes.ts';
 import { scryptPasswords, type ScryptCost } from './secrets.ts';
 import { cookiePolicy } from './session-cookie.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
@@ -46,6 +49,9 @@ export interface WorkspaceDependencies {
 const PAGES: readonly WorkspacePages[] = [
   registerInboxRoutes,
   registerLeadPageRoutes,
+  registerPeopleRoutes,
+  registerRegisterRoutes,
+  registerOptOutRoutes,
   registerTeamRoutes,
   registerJournalRoutes,
   registerAccountRoutes,

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postJson, runLeadgate, startNode, type LeadgateNode } from '../scale/leadgate-node.ts';
+import { runLeadgate } from '../helpers/leadgate-cli.ts';
+import { postJson, startNode, type LeadgateNode } from '../scale/leadgate-node.ts';
 
 /**
  * docs/operations.md: `leadgate backup` copies the SQLite journal through SQLite's online backup API
@@ -75,7 +76,7 @@ describe('leadgate backup under load (docs/operations.md)', () => {
     );
     const acknowledged = leads.map((lead) => lead.email);
     const mid = await midBackup!;
-    expect(mid.code, mid.errors).toBe(0);
+    expect(mid.code, mid.stderr).toBe(0);
     // The server kept taking leads while the backup ran.
     const during = leads.filter((lead) => lead.at > backupStarted && lead.at < backupEnded);
     expect(during.length).toBeGreaterThan(0);
@@ -86,7 +87,7 @@ describe('leadgate backup under load (docs/operations.md)', () => {
 
     const finalFile = join(scratch, 'final.sqlite');
     const final = await runLeadgate(['backup', finalFile], { DATA_DIR: node.dataDir });
-    expect(final.code, final.errors).toBe(0);
+    expect(final.code, final.stderr).toBe(0);
 
     // Restore as docs/operations.md says: the copy becomes leadgate.sqlite of a new DATA_DIR.
     const restored = join(scratch, 'restored');
@@ -95,8 +96,8 @@ describe('leadgate backup under load (docs/operations.md)', () => {
     const exported = await runLeadgate(['leads', 'export', '--format', 'json'], {
       DATA_DIR: restored,
     });
-    expect(exported.code, exported.errors).toBe(0);
-    const emails = (JSON.parse(exported.output) as { email: string }[]).map((row) => row.email);
+    expect(exported.code, exported.stderr).toBe(0);
+    const emails = (JSON.parse(exported.stdout) as { email: string }[]).map((row) => row.email);
     expect(emails.sort()).toEqual([...acknowledged].sort());
     expect(emails).toHaveLength(LEADS);
   }, 120_000);
@@ -107,6 +108,6 @@ describe('leadgate backup under load (docs/operations.md)', () => {
       DATABASE_URL: 'postgres://leadgate@127.0.0.1:1/leadgate',
     });
     expect(run.code).toBe(1);
-    expect(run.errors).toContain('pg_dump');
+    expect(run.stderr).toContain('pg_dump');
   }, 60_000);
 });

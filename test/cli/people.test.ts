@@ -1,32 +1,17 @@
-import { execFile } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { postJson } from '../helpers/api-assertions.ts';
 import { buildTestApp, validAudit, validContact, type TestApp } from '../helpers/app.ts';
 import { startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
+import { runLeadgate, type CliRun } from '../helpers/leadgate-cli.ts';
 import { readTables } from '../helpers/raw-database.ts';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let brevo: FakeBrevo;
 let t: TestApp;
 let env: Record<string, string>;
 
 /** docs/consent.md: `leadgate people …` as an operator runs it, on the database the app wrote. */
-function leadgate(args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['bin/leadgate.js', ...args],
-      { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      },
-    );
-  });
+function leadgate(args: string[]): Promise<CliRun> {
+  return runLeadgate(args, env);
 }
 
 const ADDRESS = 'Marie.Dupont@Example.fr';

@@ -65,12 +65,8 @@ describe('deploy/leadgate.env.example (systemd EnvironmentFile and docker run --
 
 describe('README configuration table', () => {
   const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
-  const rows = new Map(
-    [...readme.matchAll(/^\| `([A-Z0-9_]+)` +\| ([^|]*?) +\|/gm)].map((match) => [
-      match[1],
-      match[2],
-    ]),
-  );
+  const matches = [...readme.matchAll(/^\| `([A-Z0-9_]+)` +\| ([^|]*?) +\|/gm)];
+  const rows = new Map(matches.map((match) => [match[1], match[2]]));
 
   it('lists every variable of the schema with its default, and no other', () => {
     const documented = Object.fromEntries(
@@ -80,5 +76,7 @@ describe('README configuration table', () => {
       ]),
     );
     expect(Object.fromEntries(rows)).toEqual(documented);
+    // One row a variable: a reader must not find two answers.
+    expect(matches).toHaveLength(rows.size);
   });
 });

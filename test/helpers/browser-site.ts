@@ -40,14 +40,20 @@ export async function serveBuiltSite(env: Record<string, string> = {}): Promise<
 
 /**
  * The built site served and one Chromium for a whole test file; each test opens its context with
- * `newContext`, closed after the test (or when the test opens another). `env` as for `serveBuiltSite`.
+ * `newContext`, closed after the test (or when the test opens another). `env` as for `serveBuiltSite`,
+ * or a function read when the server starts (an address known only once an earlier hook ran).
  */
-export function useSiteInChromium(env: Record<string, string> = {}) {
+export function useSiteInChromium(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+) {
   let served: ServedSite | undefined;
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   beforeAll(async () => {
-    [served, browser] = await Promise.all([serveBuiltSite(env), launchChromium()]);
+    [served, browser] = await Promise.all([
+      serveBuiltSite(typeof env === 'function' ? env() : env),
+      launchChromium(),
+    ]);
   });
   afterEach(async () => {
     await context?.close();

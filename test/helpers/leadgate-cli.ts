@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import { runCli } from '../../src/cli/run-cli.ts';
 
 export interface CliRun {
   code: number;
@@ -6,20 +7,29 @@ export interface CliRun {
   stderr: string;
 }
 
+function collected(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
 /**
- * `leadgate …` as an operator runs it: a child process, configured by `env` only. Compiling the
- * sources at start (tsx) takes seconds, and tens of seconds on a busy two-core machine: the bound
- * only stops a command that hangs.
+ * `leadgate …` in this process: the same commands, error lines and exit codes as the executable
+ * (src/cli/run-cli.ts is what bin/leadgate.js runs), configured by `env` only, without compiling
+ * the sources again in a child. What needs a process of its own (several processes on one journal,
+ * a crash, the identity file read at load, the executable itself) uses test/scale/leadgate-node.ts.
  */
-export function runLeadgate(args: string[], env: Record<string, string>): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['bin/leadgate.js', ...args],
-      { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 90_000 },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      },
-    );
+export async function runLeadgate(args: string[], env: Record<string, string>): Promise<CliRun> {
+  const stdout = collected();
+  const stderr = collected();
+  const code = await runCli(['node', 'leadgate', ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    exitCode: 0,
   });
+  // PassThrough delivers its chunks on the next ticks.
+  await new Promise((resolve) => setImmediate(resolve));
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
 }

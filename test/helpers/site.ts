@@ -22,7 +22,9 @@ export async function buildTestSite(siteUrl = DEFAULT_TEST_SITE_URL): Promise<Te
   const root = mkdtempSync(join(tmpdir(), 'leadgate-site-'));
   const dir = join(root, 'dist');
   const remove = () => rmSync(root, { recursive: true, force: true });
-  const shared = siteUrl === DEFAULT_TEST_SITE_URL ? inject('sharedSite') : undefined;
+  // Outside Vitest (the screenshot scripts) there is no run, so no shared build to copy.
+  const shared =
+    siteUrl === DEFAULT_TEST_SITE_URL && process.env.VITEST ? inject('sharedSite') : undefined;
   if (shared) {
     cpSync(shared.dir, dir, { recursive: true });
     return { dir, warnings: shared.warnings, remove };

@@ -66,3 +66,13 @@ export async function acceptLead(
     idempotency: { bodyKey: `test:${lead.id}`, fingerprint: lead.id, expiredBefore: new Date(0) },
   });
 }
+
+/** Journals `lead` as the bot trap holds it (docs/api-decisions.md, "Bot trap"): `spam`, no step. */
+export async function holdAsSpam(store: Store, lead: Lead) {
+  return store.deliveries.accept({
+    lead,
+    steps: [],
+    spam: true,
+    idempotency: { bodyKey: `test:${lead.id}`, fingerprint: lead.id, expiredBefore: new Date(0) },
+  });
+}

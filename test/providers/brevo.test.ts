@@ -88,7 +88,9 @@ describe('Brevo provider: contact (docs/brevo.md)', () => {
     expect(confirmation!.htmlContent).toContain('<html lang="fr">');
     expect(confirmation!.textContent).toContain('Bonjour Marie,');
     // French typography puts no-break spaces in the text: compared with plain spaces.
-    expect(confirmation!.textContent!.replace(/\s+/g, ' ')).toContain('sous 24 heures ouvrées');
+    expect(String(confirmation!.textContent).replace(/\s+/g, ' ')).toContain(
+      'sous 24 heures ouvrées',
+    );
     expect(notification).toMatchObject({
       to: [{ email: 'equipe@agence.example' }],
       replyTo: { email: lead.EMAIL, name: 'Marie Dupont' },

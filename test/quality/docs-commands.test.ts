@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { program } from '../../src/cli/program.ts';
+import { createProgram } from '../../src/cli/program.ts';
 
 /*
  * docs/quality.md ("Commands in the docs"): every command line of a `sh` block in the README,
@@ -16,6 +16,13 @@ import { program } from '../../src/cli/program.ts';
  * - any other program is one of a known list, so a new one is looked at once.
  * docs/spec/ holds documents copied as published and is not read.
  */
+// The command tree only: nothing runs, so the process's own streams do.
+const program = createProgram({
+  env: {},
+  stdout: process.stdout,
+  stderr: process.stderr,
+  exitCode: 0,
+});
 const ROOT = resolve(import.meta.dirname, '../..');
 const DOCUMENTS = [
   'README.md',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadIdentity, SAMPLE_IDENTITY_FILE } from '../../site/agency.ts';
-import { runLeadgate } from '../helpers/leadgate-cli.ts';
+import { runLeadgate } from '../scale/leadgate-node.ts';
 
 /*
  * docs/site.md "L'identité de l'agence": the identity is one YAML file, checked by a schema at build
@@ -99,6 +99,24 @@ describe('a mistake in the identity file is one French line with its line and fi
     );
   });
 
+  it('a sector whose audit has no price names the sector and how to price it (docs/site.md, "Tarifs")', () => {
+    const file = edited(
+      '    sectors: [avocats, boutiques, btp]\n',
+      '    sectors: [avocats, btp]\n',
+    );
+    expect(problemOf(file)).toBe(
+      `${file}, ligne ${lineOf('prices:')} : prices : aucun tarif ne dit ce que coûte l’audit du secteur boutiques : ajoutez-le aux sectors du tarif de l’audit (ex. « sectors: [avocats, boutiques, btp] », et « price: gratuit » s’il ne coûte rien)`,
+    );
+  });
+
+  it('a sector’s audit with two prices points to the second', () => {
+    const anchor = '    services: [site-sur-mesure]\n';
+    const file = edited(anchor, `${anchor}    sectors: [btp]\n`);
+    expect(problemOf(file)).toMatch(
+      /ligne \d+ : prices\[3\]\.sectors : l’audit du secteur btp a déjà un tarif \(prices\[1\]\) : gardez-en un seul$/,
+    );
+  });
+
   it('a French text with « : » unquoted says to quote it, on its line', () => {
     const file = edited('tagline: Agence web de proximité', "tagline: L'atelier : web");
     expect(problemOf(file)).toBe(
@@ -113,14 +131,28 @@ describe('a mistake in the identity file is one French line with its line and fi
 
   it('`leadgate build` prints that one line, no stack trace, and exits with code 2', async () => {
     const file = edited('912 345 678 00014', '912');
+    // A process of its own: the identity file is read when the site's modules load.
     const run = await runLeadgate(['build'], {
       AGENCY_FILE: file,
       DIST_DIR: join(root, 'dist'),
       LEADGATE_BUNDLE: '0',
     });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(
+    expect(run.errors).toBe(
       `Identité de l’agence invalide : ${file}, ligne ${lineOf('siret:')} : legal.siret : doit être un SIRET de 14 chiffres (ex. « 912 345 678 00014 »)\n`,
+    );
+  });
+
+  it('`leadgate build` refuses a service page without its price, in one line', async () => {
+    const file = edited('    services: [site-sur-mesure]\n', '');
+    const run = await runLeadgate(['build'], {
+      AGENCY_FILE: file,
+      DIST_DIR: join(root, 'dist'),
+      LEADGATE_BUNDLE: '0',
+    });
+    expect(run.code).toBe(2);
+    expect(run.errors).toBe(
+      `Identité de l’agence invalide : ${file} : prices : aucun tarif pour la page /services/site-sur-mesure : ajoutez « site-sur-mesure » aux services d’un tarif (« price: sur devis » si vous n’affichez pas de prix)\n`,
     );
   });
 });

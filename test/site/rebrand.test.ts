@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const SAMPLE_IDENTITY_FILE = join(import.meta.dirname, '../../site/agency.yaml');
 
 /*
- * docs/site.md "Changer d'identité": an agency rebrands the site by editing one file. The sample is
+ * docs/site.md "L'identité de l'agence": an agency rebrands the site by editing one file. The sample is
  * copied, every `!exemple` value replaced (straight apostrophes, accents), a new PNG logo and a new
  * colour dropped in; the build then speaks for "Atelier Lumen, Nantes" everywhere a person or a
  * program reads who the agency is, and nothing of the sample is left.

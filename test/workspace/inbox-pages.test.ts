@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Lead } from '../../src/domain/lead.ts';
 import { postJson } from '../helpers/api-assertions.ts';
 import { useTestApp, validAudit, validContact } from '../helpers/app.ts';
+import { holdAsSpam } from '../helpers/test-stores.ts';
 import { activeMember, postForm, signIn } from './staff-session.ts';
 
 /** docs/workspace.md, "La boîte de réception", "La fiche", "À vérifier": the pages, through app.inject. */
@@ -86,12 +87,7 @@ describe('the inbox, a lead page and « À vérifier » (docs/workspace.md)', ()
       receivedAt: new Date(),
       data: { ...validContact, PRENOM: 'Julie' },
     } as Lead;
-    await t.store.deliveries.accept({
-      lead,
-      steps: [],
-      spam: true,
-      idempotency: { bodyKey: 'held', fingerprint: 'held', expiredBefore: new Date(0) },
-    });
+    await holdAsSpam(t.store, lead);
     const { cookie, csrf } = await member();
     const held = await t.app.inject({ url: '/equipe/a-verifier', headers: { cookie } });
     expect(held.body).toContain('Julie Dupont');
