@@ -93,10 +93,13 @@ ${groups}
 
 /**
  * The call to action under the title: a page with its own form leads down to it (the form is the
- * page's action, docs/site.md, "Forms within reach"); any other page to the free diagnostic.
+ * page's action, docs/site.md, "Forms within reach"); the answer to a signed link, none: the person
+ * came to confirm, unsubscribe or have their data erased, not to be sold to (docs/consent.md); any
+ * other page to the free diagnostic.
  */
 export function callToAction(page: Page): CallToAction | undefined {
   if (page.form) return ownFormCta(page.form);
+  if (page.unlisted) return undefined;
   return page.path === PRIMARY_CTA.path ? undefined : PRIMARY_CTA;
 }
 

@@ -129,7 +129,8 @@ describe('/newsletter/desinscription without a valid link', () => {
       expect(page.body).toMatch(/<form class="lead-form" method="post" action="\/api\/privacy"/);
       expect(page.body).toContain('<input type="hidden" name="kind" value="unsubscribe">');
       expect(page.body).toContain('href="/vos-donnees"');
-      expect(mainOf(page.body)).not.toMatch(/inscrivez-vous|href="\/newsletter"/);
+      // Nothing to sell either: no call to action under the title.
+      expect(mainOf(page.body)).not.toMatch(/inscrivez-vous|href="\/newsletter"|class="cta"/);
       expect(page.headers['x-robots-tag']).toBe('noindex');
     });
   }
