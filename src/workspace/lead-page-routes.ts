@@ -1,20 +1,15 @@
 import type { FastifyInstance } from 'fastify';
+import { answerDueAt } from '../domain/answer-promise.ts';
 import { parseBusinessHours } from '../domain/business-hours.ts';
 import { emailOf } from '../domain/lead.ts';
 import { WORK_STATUSES, WORK_STATUS_LABELS, type WorkStatus } from '../domain/lead-work.ts';
+import { spamReasonLabel } from '../domain/spam-reason.ts';
 import { releaseSpamLead } from '../domain/spam-release.ts';
 import { findQuestion } from '../schemas/questionnaires.ts';
 import type { Sector } from '../schemas/sectors.ts';
 import { html } from './html.ts';
 import { staffNames } from './inbox-routes.ts';
-import {
-  channelLabel,
-  DELIVERY_LABELS,
-  dueOf,
-  fieldLabel,
-  kindLabel,
-  personName,
-} from './lead-views.ts';
+import { channelLabel, DELIVERY_LABELS, fieldLabel, kindLabel, personName } from './lead-views.ts';
 import { formText } from './form-controls.ts';
 import type { WorkspaceContext } from './workspace-context.ts';
 import { csrfField, parisTime, scrollingTable, sendWorkspacePage } from './workspace-page.ts';
@@ -60,7 +55,7 @@ export function registerLeadPageRoutes(scope: FastifyInstance, context: Workspac
     );
     const answers = (data.formData ?? {}) as Record<string, string>;
     const sector = data.sector as Sector | undefined;
-    const due = dueOf(entry, parseBusinessHours(context.config.workspace.businessHours));
+    const due = answerDueAt(entry, parseBusinessHours(context.config.workspace.businessHours));
     const nameOf = (staffId: string | null) =>
       staffId ? (names.get(staffId) ?? 'Compte supprimé') : 'personne';
     const csrf = csrfField(request.csrfToken);
@@ -168,7 +163,7 @@ ${scrollingTable(
   'À vérifier',
   html`<table><caption>À vérifier : ${page.total > 1000 ? 'plus de 1 000' : page.total}</caption>
 <thead><tr><th scope="col">Reçue le</th><th scope="col">Type</th><th scope="col">Nom</th><th scope="col">Raison</th><th scope="col">Action</th></tr></thead>
-<tbody>${page.entries.map((entry) => html`<tr><td>${parisTime(entry.lead.receivedAt)}</td><td>${kindLabel(entry.lead.kind)}</td><th scope="row"><a href="/equipe/prospects/${entry.lead.id}">${personName(entry)}</a></th><td>Piège à robots (champ caché rempli, envoi trop rapide ou jeton non valable)</td><td><form method="post" action="/equipe/a-verifier/${entry.lead.id}/liberer">${csrf}<button type="submit">Ce n’est pas du spam</button></form></td></tr>`)}</tbody></table>`,
+<tbody>${page.entries.map((entry) => html`<tr><td>${parisTime(entry.lead.receivedAt)}</td><td>${kindLabel(entry.lead.kind)}</td><th scope="row"><a href="/equipe/prospects/${entry.lead.id}">${personName(entry)}</a></th><td>${spamReasonLabel(entry.spamReason)}</td><td><form method="post" action="/equipe/a-verifier/${entry.lead.id}/liberer">${csrf}<button type="submit">Ce n’est pas du spam</button></form></td></tr>`)}</tbody></table>`,
 )}`;
     return sendWorkspacePage(request, reply, { title: 'À vérifier', current: 'a-verifier', body });
   });
