@@ -13,6 +13,7 @@ const POSTGRES_SUITES = [
   'test/workspace/workspace-browser.test.ts',
   // docs/workspace.md: the dashboard's figures and the team's daily summary on both journals.
   'test/workspace/dashboard.test.ts',
+  'test/workspace/team-summary.test.ts',
 ];
 
 export default defineConfig({

@@ -23,7 +23,8 @@ export interface MailMessage {
     | 'dead-letter-alert'
     | 'optin'
     | 'privacy-link'
-    | 'privacy-answer';
+    | 'privacy-answer'
+    | 'team-summary';
   to: MailAddress;
   replyTo?: MailAddress;
   subject: string;

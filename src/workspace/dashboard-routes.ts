@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseBusinessHours } from '../domain/business-hours.ts';
 import { LEAD_CHANNELS, LEAD_CHANNEL_LABELS, type ReceivedCount } from '../domain/lead-work.ts';
+import { frenchDuration } from '../mail/french-date.ts';
 import { SPAM_REASONS, spamReasonLabel, type SpamReason } from '../domain/spam-reason.ts';
 import { LEAD_KINDS } from '../schemas/lead-kinds.ts';
 import { barChart, type ChartRow } from './bar-chart.ts';
@@ -18,15 +19,6 @@ const DAY_NAME = new Intl.DateTimeFormat('fr-FR', {
   month: 'long',
   timeZone: 'Europe/Paris',
 });
-
-/** « 3 h 20 » of business time (no-break spaces: a line never ends inside a duration). */
-export function businessDuration(ms: number | null): string {
-  if (ms === null) return '—';
-  const minutes = Math.round(ms / 60_000);
-  const hours = Math.floor(minutes / 60);
-  const rest = String(minutes % 60).padStart(2, '0');
-  return hours ? `${hours}\u00a0h\u00a0${rest}` : `${minutes}\u00a0min`;
-}
 
 /** How long ago, roughly: « 40 min », « 5 h », « 3 jours ». */
 function age(seconds: number): string {
@@ -104,7 +96,7 @@ ${scrollingTable(
   'Délai avant « en cours »',
   html`<table><caption>Demandes passées « en cours » dans la semaine (temps ouvré depuis leur arrivée)</caption>
 <thead><tr><th scope="col">Semaine</th><th scope="col">Délai médian</th><th scope="col">Demandes prises en charge</th><th scope="col">Dans les 24 heures ouvrées</th></tr></thead>
-<tbody>${weeks.map((week, index) => html`<tr><th scope="row">${SERIES[index]}</th><td>${businessDuration(week.medianStartMs)}</td><td>${week.started}</td><td>${week.startedInTime}</td></tr>`)}</tbody></table>`,
+<tbody>${weeks.map((week, index) => html`<tr><th scope="row">${SERIES[index]}</th><td>${week.medianStartMs === null ? '—' : frenchDuration(week.medianStartMs)}</td><td>${week.started}</td><td>${week.startedInTime}</td></tr>`)}</tbody></table>`,
 )}
 <h2>Livraison</h2>
 ${

@@ -4,7 +4,7 @@ import type { Lead } from '../../src/domain/lead.ts';
 import type { SpamReason } from '../../src/domain/spam-reason.ts';
 import type { Store } from '../../src/domain/store.ts';
 import { useTestApp, validAudit, validContact, validSubscribe } from '../helpers/app.ts';
-import { acceptLead, NOTIFICATION_STEP } from '../helpers/test-stores.ts';
+import { holdAsSpam, acceptLead, NOTIFICATION_STEP } from '../helpers/test-stores.ts';
 import { activeMember, FAST_SCRYPT, signIn } from './staff-session.ts';
 
 /*
@@ -42,13 +42,7 @@ function lead(kind: Lead['kind'], receivedAt: Date, channel?: ConsentChannel): L
 
 async function held(store: Store, receivedAt: Date, reason: SpamReason) {
   const spam = lead('subscribe', receivedAt, 'form');
-  await store.deliveries.accept({
-    lead: spam,
-    steps: [],
-    spam: true,
-    spamReason: reason,
-    idempotency: { bodyKey: spam.id, fingerprint: spam.id, expiredBefore: new Date(0) },
-  });
+  await holdAsSpam(store, spam, reason);
 }
 
 const by = { id: 'staff-x', name: 'Anne' };
