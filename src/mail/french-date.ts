@@ -44,3 +44,8 @@ export function frenchDuration(ms: number): string {
     ? `${hours}\u00a0h\u00a0${String(minutes % 60).padStart(2, '0')}`
     : `${minutes}\u00a0min`;
 }
+
+/** French agreement: singular for 0 and 1 (« 0 demande », « 1 demande »), plural from 2. */
+export function frenchPlural(count: number, one: string, many: string): string {
+  return count > 1 ? many : one;
+}

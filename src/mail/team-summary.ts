@@ -1,4 +1,4 @@
-import { frenchDateTime, frenchDay, frenchDuration } from './french-date.ts';
+import { frenchDateTime, frenchDay, frenchDuration, frenchPlural } from './french-date.ts';
 import type { MailBlock } from './mail-blocks.ts';
 import { mailHtml, mailText, type MailPage } from './mail-layout.ts';
 import { headerSafe, type MailMessage, type MailSettings } from './mail-message.ts';
@@ -33,8 +33,6 @@ export interface TeamSummaryFacts {
   minutesAfterMidnight: number;
 }
 
-const plural = (count: number, one: string, many: string) => (count > 1 ? many : one);
-
 function leadBlock(lead: WaitingLead, siteUrl: string): MailBlock {
   const what = `${lead.name} · ${lead.kind}${lead.topic ? `, ${lead.topic}` : ''}`;
   const when =
@@ -66,7 +64,7 @@ export function teamSummaryEmail(facts: TeamSummaryFacts, settings: MailSettings
     {
       kind: 'paragraph',
       text: waitingTotal
-        ? `${waitingTotal} ${plural(waitingTotal, 'demande n’est', 'demandes ne sont')} pas encore « en cours »${overdue ? `, dont ${overdue} en retard` : ''}. Le site promet une réponse sous 24 heures ouvrées : la plus urgente est en tête.`
+        ? `${waitingTotal} ${frenchPlural(waitingTotal, 'demande n’est', 'demandes ne sont')} pas encore « en cours »${overdue ? `, dont ${overdue} en retard` : ''}. Le site promet une réponse sous 24 heures ouvrées : la plus urgente est en tête.`
         : 'Aucune demande n’attend de réponse : toutes sont « en cours », traitées ou archivées.',
     },
     ...(late.length
@@ -85,7 +83,7 @@ export function teamSummaryEmail(facts: TeamSummaryFacts, settings: MailSettings
       ? [
           {
             kind: 'paragraph' as const,
-            text: `Et ${hidden} ${plural(hidden, 'autre', 'autres')} dans l’espace équipe.`,
+            text: `Et ${hidden} ${frenchPlural(hidden, 'autre', 'autres')} dans l’espace équipe.`,
             link: { label: 'Toutes les demandes en attente', url: inbox },
           },
         ]
@@ -94,7 +92,7 @@ export function teamSummaryEmail(facts: TeamSummaryFacts, settings: MailSettings
     held
       ? {
           kind: 'paragraph',
-          text: `${held} ${plural(held, 'demande retenue', 'demandes retenues')} par le piège à robots ${plural(held, 'attend', 'attendent')} dans « À vérifier »${heldTooFast ? `, dont ${heldTooFast} ${plural(heldTooFast, 'envoyée', 'envoyées')} trop vite : peut-être de vraies personnes` : ''}.`,
+          text: `${held} ${frenchPlural(held, 'demande retenue', 'demandes retenues')} par le piège à robots ${frenchPlural(held, 'attend', 'attendent')} dans « À vérifier »${heldTooFast ? `, dont ${heldTooFast} ${frenchPlural(heldTooFast, 'envoyée', 'envoyées')} trop vite : peut-être de vraies personnes` : ''}.`,
           link: { label: 'Ouvrir « À vérifier »', url: `${siteUrl}/equipe/a-verifier` },
         }
       : { kind: 'paragraph', text: 'Rien n’attend dans « À vérifier ».' },
@@ -112,7 +110,7 @@ export function teamSummaryEmail(facts: TeamSummaryFacts, settings: MailSettings
     blocks,
   };
   const status = waitingTotal
-    ? `${waitingTotal} ${plural(waitingTotal, 'demande attend', 'demandes attendent')} une réponse${overdue ? `, dont ${overdue} en retard` : ''}`
+    ? `${waitingTotal} ${frenchPlural(waitingTotal, 'demande attend', 'demandes attendent')} une réponse${overdue ? `, dont ${overdue} en retard` : ''}`
     : 'aucune demande en attente';
   return {
     role: 'team-summary',

@@ -21,6 +21,11 @@ const BAR_HEIGHT = 14;
 const ROW_GAP = 12;
 /** Room kept right of the longest bar for its number. */
 const NUMBER_ROOM = 40;
+/** Characters of a label the width holds at 13 px; the <desc> and the table keep it whole. */
+const LABEL_CHARACTERS = 48;
+
+const fitted = (label: string) =>
+  label.length > LABEL_CHARACTERS ? `${label.slice(0, LABEL_CHARACTERS - 1).trimEnd()}…` : label;
 
 /**
  * A small horizontal bar chart drawn on the server (docs/workspace.md, « Le tableau de bord »): no
@@ -46,7 +51,7 @@ export function barChart({ id, title, series, rows }: BarChart): SafeHtml {
       const width = Math.max(value > 0 ? 2 : 0, Math.round(value * scale));
       return html`<rect class="chart-series-${index}" x="0" y="${y}" width="${width}" height="${BAR_HEIGHT}"></rect><text class="chart-number" x="${width + 4}" y="${y + BAR_HEIGHT - 3}">${value}</text>`;
     });
-    return html`<text class="chart-label" x="0" y="${top + LABEL_HEIGHT - 5}">${row.label}</text>${bars}`;
+    return html`<text class="chart-label" x="0" y="${top + LABEL_HEIGHT - 5}">${fitted(row.label)}</text>${bars}`;
   });
   return html`<figure class="chart">
 <svg role="img" aria-labelledby="${id}-title ${id}-desc" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" xmlns="http://www.w3.org/2000/svg"><title id="${id}-title">${title}</title><desc id="${id}-desc">${description}</desc>${drawn}</svg>

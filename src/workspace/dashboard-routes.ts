@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseBusinessHours } from '../domain/business-hours.ts';
 import { LEAD_CHANNELS, LEAD_CHANNEL_LABELS, type ReceivedCount } from '../domain/lead-work.ts';
-import { frenchDuration } from '../mail/french-date.ts';
+import { frenchDuration, frenchPlural } from '../mail/french-date.ts';
 import { SPAM_REASONS, spamReasonLabel, type SpamReason } from '../domain/spam-reason.ts';
 import { LEAD_KINDS } from '../schemas/lead-kinds.ts';
 import { barChart, type ChartRow } from './bar-chart.ts';
@@ -77,12 +77,13 @@ export function registerDashboardRoutes(scope: FastifyInstance, context: Workspa
     const byChannel = receivedRows(weeks, 'channel');
     const caught = caughtRows(weeks);
     const heldNow = thisWeek.caught.reduce((n, count) => n + count.held, 0);
+    const caughtNow = thisWeek.caught.reduce((n, count) => n + count.caught, 0);
     const body = html`<p>Semaine en cours : depuis le ${DAY_NAME.format(thisWeek.from)} ; semaine dernière : du ${DAY_NAME.format(lastWeek.from)} au ${DAY_NAME.format(lastSunday)} (heure de Paris). Chiffres au ${parisTime(now)}.</p>
 <h2>En ce moment</h2>
 <ul class="dashboard-figures">
-<li><strong>${figures.waiting}</strong> ${figures.waiting > 1 ? 'demandes attendent' : 'demande attend'} une réponse (statut « Nouveau »), dont <strong${figures.overdue ? html` class="overdue"` : ''}>${figures.overdue} en retard</strong> sur les 24 heures ouvrées. <a href="/equipe?statut=nouveau&amp;tri=echeance">Les voir, réponse due la première</a></li>
-<li>Livraison : <strong>${backlog.pending}</strong> en attente, <strong>${backlog.retrying}</strong> en échec (nouvel essai prévu), <strong>${backlog.dead}</strong> abandonnées, <strong>${backlog.refused}</strong> refusées${backlog.oldestAgeSeconds === null ? '' : html` ; la plus ancienne demande pas encore livrée est arrivée il y a ${age(backlog.oldestAgeSeconds)}`}.</li>
-<li><strong>${thisWeek.caught.reduce((n, count) => n + count.caught, 0)}</strong> retenues par le piège à robots cette semaine, dont ${heldNow} encore dans <a href="/equipe/a-verifier">« À vérifier »</a>.</li>
+<li><strong>${figures.waiting}</strong> ${frenchPlural(figures.waiting, 'demande attend', 'demandes attendent')} une réponse (statut « Nouveau »), dont <strong${figures.overdue ? html` class="overdue"` : ''}>${figures.overdue} en retard</strong> sur les 24 heures ouvrées. <a href="/equipe?statut=nouveau&amp;tri=echeance">Les voir, réponse due la première</a></li>
+<li>Étapes de livraison : <strong>${backlog.pending}</strong> en attente, <strong>${backlog.retrying}</strong> en échec (nouvel essai prévu), <strong>${backlog.dead}</strong> ${frenchPlural(backlog.dead, 'abandonnée', 'abandonnées')}, <strong>${backlog.refused}</strong> ${frenchPlural(backlog.refused, 'refusée', 'refusées')}${backlog.oldestAgeSeconds === null ? '' : html` ; la plus ancienne demande pas encore livrée est arrivée il y a ${age(backlog.oldestAgeSeconds)}`}.</li>
+<li><strong>${caughtNow}</strong> ${frenchPlural(caughtNow, 'retenue', 'retenues')} par le piège à robots cette semaine, dont ${heldNow} encore dans <a href="/equipe/a-verifier">« À vérifier »</a>.</li>
 </ul>
 <h2>Prospects reçus</h2>
 <div class="dashboard-pair">

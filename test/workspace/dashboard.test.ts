@@ -114,7 +114,7 @@ describe('the dashboard (docs/workspace.md, « Le tableau de bord »)', () => {
 
     // Delivery: four notifications waiting, one given up, and its lead listed with its page.
     expect(body).toMatch(
-      /Livraison : <strong>4<\/strong> en attente, <strong>0<\/strong> en échec[^,]*, <strong>1<\/strong> abandonnées/,
+      /Étapes de livraison : <strong>4<\/strong> en attente, <strong>0<\/strong> en échec[^,]*, <strong>1<\/strong> abandonnée,/,
     );
     expect(body).toContain(
       '<th scope="row">agency-notification (outbox)</th><td>4</td><td>0</td><td>1</td><td>0</td>',
