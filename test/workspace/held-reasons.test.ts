@@ -42,5 +42,13 @@ describe('« À vérifier » says why each lead was held', () => {
       /Rapide<\/a><\/th><td>Envoyée trop vite après l’ouverture de la page \(peut-être une vraie personne\)<\/td>/,
     );
     expect(page.body).toMatch(/Robot<\/a><\/th><td>Champ caché rempli \(robot probable\)<\/td>/);
+    const fastId = held.find((entry) => entry.spamReason === 'too_fast')!.lead.id;
+    const leadPage = await t.app.inject({
+      url: `/equipe/prospects/${fastId}`,
+      headers: { cookie },
+    });
+    expect(leadPage.body).toContain(
+      'cette demande attend dans « À vérifier » (Envoyée trop vite après l’ouverture de la page',
+    );
   });
 });
