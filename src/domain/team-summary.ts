@@ -56,8 +56,12 @@ export function createTeamSummary(deps: TeamSummaryDependencies) {
       const detail = await withDeadline(deps.timeoutMs, (signal) => deps.send(run, signal));
       return { status: 'done', detail };
     } catch (error) {
-      const failure = { attempts: run.attempts + 1, receivedAt: run.dueAt, error: '' };
-      return afterFailure(deps.policy, { ...failure, error: describeError(error) }, now, random);
+      const failure = {
+        attempts: run.attempts + 1,
+        receivedAt: run.dueAt,
+        error: describeError(error),
+      };
+      return afterFailure(deps.policy, failure, now, random);
     }
   }
 

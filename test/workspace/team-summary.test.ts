@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import PostalMime from 'postal-mime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mailIdentity } from '../../site/mail-identity.ts';
-import type { Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
 import type { Lead } from '../../src/domain/lead.ts';
 import { SILENT_LOG } from '../../src/domain/lead-log.ts';
 import type { Provider } from '../../src/domain/provider.ts';
@@ -187,7 +187,11 @@ describe('the team’s daily summary (docs/workspace.md, « Le point du matin »
   });
 
   it('is not planned at all when TEAM_SUMMARY_TIME is off', async () => {
-    const config = await start({ summaryAt: undefined });
+    expect(loadConfig({ TEAM_SUMMARY_TIME: '07:45' }).workspace.summaryAt).toBe(7 * 60 + 45);
+    expect(loadConfig({}).workspace.summaryAt).toBe(8 * 60 + 30);
+    const config = await start({
+      summaryAt: loadConfig({ TEAM_SUMMARY_TIME: 'off' }).workspace.summaryAt,
+    });
     const store = await database!.open();
     const provider = createProvider(config, store, mailIdentity());
     expect(createTeamSummaryFor(config, store, provider, mailIdentity(), SILENT_LOG)).toBe(
