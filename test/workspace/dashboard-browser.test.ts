@@ -49,12 +49,6 @@ describe('the dashboard in Chromium (docs/workspace.md)', () => {
       expect(await axeViolations(page), `${width} px`).toEqual([]);
       const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(scrollWidth, `wider than ${width} px`).toBeLessThanOrEqual(width);
-      if (process.env.DASHBOARD_SCREENSHOTS) {
-        await page.screenshot({
-          path: `${process.env.DASHBOARD_SCREENSHOTS}/equipe-tableau-de-bord-${width}.png`,
-          fullPage: true,
-        });
-      }
     }
   }, 120_000);
 });
