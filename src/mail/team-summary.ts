@@ -114,6 +114,8 @@ export function teamSummaryEmail(facts: TeamSummaryFacts, settings: MailSettings
     : 'aucune demande en attente';
   return {
     role: 'team-summary',
+    // docs/consent.md: it names people, so an erasure removes a copy kept of it too.
+    mentions: waiting.map((lead) => lead.id),
     to: { name: identity.agencyName, address: settings.agencyEmail },
     subject: headerSafe(`Le point du ${day} : ${status}`, 150),
     text: mailText(page, identity, siteUrl),

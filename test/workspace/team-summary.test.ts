@@ -4,6 +4,7 @@ import PostalMime from 'postal-mime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mailIdentity } from '../../site/mail-identity.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { forgetPerson } from '../../src/domain/forget-person.ts';
 import type { Lead } from '../../src/domain/lead.ts';
 import { SILENT_LOG } from '../../src/domain/lead-log.ts';
 import type { Provider } from '../../src/domain/provider.ts';
@@ -160,6 +161,19 @@ describe('the team’s daily summary (docs/workspace.md, « Le point du matin »
     const parsed = await PostalMime.parse(readFileSync(join(outbox, files[0]!)));
     expect(parsed.html).toContain('Le point du jeudi 26 novembre');
     expect(parsed.text).toContain(`${SITE}/equipe/prospects/${soon.id}`);
+
+    // docs/consent.md: the summary names people, so erasing one of them removes its copy; erasing
+    // a person it does not name leaves it.
+    const erase = async (address: string) => {
+      const provider = createProvider(config, a.store, mailIdentity());
+      await forgetPerson({ store: a.store, provider, address, timeoutMs: 5_000 });
+    };
+    await erase(validSubscribe.email);
+    expect(readdirSync(outbox).filter((file) => file.endsWith('-team-summary.eml'))).toHaveLength(
+      1,
+    );
+    await erase(validContact.EMAIL);
+    expect(readdirSync(outbox).filter((file) => file.endsWith('-team-summary.eml'))).toEqual([]);
   });
 
   it('skips weekends and public holidays, and retries a failed sending until it is sent', async () => {
