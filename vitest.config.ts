@@ -11,6 +11,9 @@ const POSTGRES_SUITES = [
   'test/workspace/people-desk.test.ts',
   // The team's whole day in Chromium: search, statuses, « Relancer », release and export.
   'test/workspace/workspace-browser.test.ts',
+  // docs/workspace.md: the dashboard's figures and the team's daily summary on both journals.
+  'test/workspace/dashboard.test.ts',
+  'test/workspace/team-summary.test.ts',
 ];
 
 export default defineConfig({

@@ -89,17 +89,21 @@ try {
       now,
     );
   }
-  await holdAsSpam(test.store, {
-    kind: 'contact',
-    id: 'lead-exemple-retenu',
-    receivedAt: new Date(),
-    data: {
-      PRENOM: 'Jules',
-      NOM: 'Lambert',
-      EMAIL: 'jules.lambert@example.fr',
-      DEMANDE: 'Bonjour',
-    },
-  });
+  await holdAsSpam(
+    test.store,
+    {
+      kind: 'contact',
+      id: 'lead-exemple-retenu',
+      receivedAt: new Date(),
+      data: {
+        PRENOM: 'Jules',
+        NOM: 'Lambert',
+        EMAIL: 'jules.lambert@example.fr',
+        DEMANDE: 'Bonjour',
+      },
+    } as Lead,
+    'too_fast',
+  );
 
   const { link } = await inviteStaff(test.store, {
     email: ADMIN.email,
@@ -148,6 +152,7 @@ try {
     ['recherche', '/equipe?q=garnier'],
     ['prospect-relancer', `/equipe/prospects/${unreached.id}`],
     ['a-verifier', '/equipe/a-verifier'],
+    ['tableau-de-bord', '/equipe/tableau-de-bord'],
     ['equipe', '/equipe/equipe'],
     ['journal', '/equipe/journal'],
     ['compte', '/equipe/compte'],

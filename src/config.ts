@@ -93,6 +93,11 @@ export interface Config {
     auditRetentionDays: number;
     /** BUSINESS_HOURS, "HH:MM-HH:MM" (docs/workspace.md, "La promesse des 24 heures ouvrées"). */
     businessHours: string;
+    /**
+     * TEAM_SUMMARY_TIME in minutes after midnight, Paris time; undefined when `off`
+     * (docs/workspace.md, « Le point du matin »).
+     */
+    summaryAt: number | undefined;
   };
   /** docs/delivery.md, « Alerts »: the second channel, beside the agency's e-mail. */
   alerts: {
@@ -216,6 +221,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       sessionMaxMs: env.STAFF_SESSION_MAX_HOURS * 60 * 60 * 1000,
       auditRetentionDays: env.STAFF_AUDIT_RETENTION_DAYS,
       businessHours: env.BUSINESS_HOURS,
+      summaryAt: minutesOf(env.TEAM_SUMMARY_TIME),
     },
     alerts: { webhookUrl: env.ALERT_WEBHOOK_URL, webhookFormat: env.ALERT_WEBHOOK_FORMAT },
     webhooks: {
@@ -225,4 +231,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
     },
   };
+}
+
+/** "08:30" → 510; `off` → undefined (the pattern of TEAM_SUMMARY_TIME admits nothing else). */
+function minutesOf(time: string): number | undefined {
+  if (time === 'off') return undefined;
+  const [hours, minutes] = time.split(':').map(Number) as [number, number];
+  return hours * 60 + minutes;
 }

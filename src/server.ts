@@ -10,6 +10,7 @@ import { startRetention } from './domain/retention.ts';
 import { summarizeBacklog } from './domain/backlog.ts';
 import type { Store } from './domain/store.ts';
 import { createStore } from './store/create-store.ts';
+import { createTeamSummaryFor, startTeamSummary } from './wiring/team-summary-setup.ts';
 
 /** Starts the service on config.port and stops it cleanly on SIGTERM/SIGINT (in-flight requests finish). */
 export async function startServer(
@@ -42,8 +43,12 @@ export async function startServer(
     onError: (error) => app.log.error({ err: error }, 'retention run failed'),
   });
   const backlog = watchBacklog(app, store);
+  // docs/workspace.md, « Le point du matin »: every node checks; the journal lets one send it.
+  const summary = createTeamSummaryFor(config, store, provider, mailIdentity(), app.log);
+  const stopSummary = summary ? startTeamSummary(summary, app.log) : () => {};
   app.addHook('onClose', async () => {
     retention.stop();
+    stopSummary();
     clearInterval(backlog);
     await app.dispatcher.stop();
     await provider.close();

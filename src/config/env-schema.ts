@@ -272,6 +272,13 @@ export const EnvSchema = Type.Object({
     description:
       'Workspace: opening hours, Monday to Friday except French public holidays, Europe/Paris, for the 24-business-hour answer promise',
   }),
+  TEAM_SUMMARY_TIME: Type.String({
+    default: '08:30',
+    pattern: String.raw`^(off|([01]\d|2[0-3]):[0-5]\d)$`,
+    expected: 'HH:MM (Paris time), or off',
+    description:
+      'Workspace: when the daily summary of the leads awaiting an answer is e-mailed to AGENCY_EMAIL, each business day, Europe/Paris; `off`: never (docs/workspace.md)',
+  }),
   STAFF_AUDIT_RETENTION_DAYS: integer({
     minimum: 30,
     default: 365,

@@ -168,3 +168,35 @@ export function businessMsBetween(from: Date, to: Date, business: BusinessHours)
   }
   return total;
 }
+
+/*
+ * The Paris calendar, for what happens on a Paris day or week: the team's daily summary
+ * (docs/workspace.md, « Le point du matin ») and the dashboard's weeks.
+ */
+
+/** The Paris calendar day of an instant, as "YYYY-MM-DD". */
+export function parisDay(instant: Date): string {
+  return new Date(wallMidnight(instant.getTime())).toISOString().slice(0, 10);
+}
+
+/** The instant Paris clocks show `minutes` after the midnight of the Paris day `day`. */
+export function parisTimeOn(day: string, minutes: number): Date {
+  return new Date(instantOf(Date.parse(`${day}T00:00:00Z`) + minutes * 60_000));
+}
+
+/** Monday to Friday, French public holidays excepted. */
+export function isBusinessDay(day: string): boolean {
+  return isWorkingDay(Date.parse(`${day}T00:00:00Z`));
+}
+
+/** The Paris day `days` after (or before, when negative) `day`. */
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The Monday of the Paris week holding the instant, as "YYYY-MM-DD". */
+export function parisWeekStart(instant: Date): string {
+  const day = parisDay(instant);
+  const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
+  return addDays(day, -weekday);
+}

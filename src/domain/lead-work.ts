@@ -2,6 +2,7 @@ import type { JournalEntry } from './journal-entry.ts';
 import type { ConsentChannel } from '../schemas/consent.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
 import type { LeadStatus } from './lead-status.ts';
+import type { SpamReason } from './spam-reason.ts';
 
 /*
  * How the agency works its leads (docs/workspace.md, "La boîte de réception"): each lead's work
@@ -138,6 +139,18 @@ export interface LeadWork {
   countReceived(from: Date, to: Date): Promise<ReceivedCount[]>;
   /** Arrival and first « en cours » of the leads started in [from, to). */
   startTimes(from: Date, to: Date): Promise<{ receivedAt: Date; startedAt: Date }[]>;
+  /**
+   * Leads the bot trap caught, received in [from, to), by reason: how many were caught (released
+   * since included) and how many still wait in « À vérifier ».
+   */
+  caughtByReason(from: Date, to: Date): Promise<CaughtCount[]>;
+}
+
+export interface CaughtCount {
+  /** Null for a lead journaled before the reason was kept. */
+  reason: SpamReason | null;
+  caught: number;
+  held: number;
 }
 
 export interface ReceivedCount {

@@ -20,3 +20,21 @@ export const SPAM_REASONS = [
 ] as const;
 
 export type SpamReason = (typeof SPAM_REASONS)[number];
+
+/**
+ * What the team reads for each reason (docs/workspace.md, « À vérifier »). `too_fast` says a person
+ * may have sent it: autofill fills a form in a second, and such a post waits here to be released.
+ */
+export const SPAM_REASON_LABELS: Record<SpamReason, string> = {
+  honeypot: 'Champ caché rempli (robot probable)',
+  too_fast: 'Envoyée trop vite après l’ouverture de la page (peut-être une vraie personne)',
+  token_forged: 'Jeton du formulaire falsifié',
+  token_expired: 'Page ouverte depuis trop longtemps (jeton expiré)',
+  token_replayed: 'Même page envoyée trop de fois (jeton réutilisé)',
+  cap_reached: 'Plafond d’envois atteint',
+};
+
+/** A held lead journaled before the reason was kept has none. */
+export function spamReasonLabel(reason: SpamReason | null): string {
+  return reason ? SPAM_REASON_LABELS[reason] : 'Piège à robots (raison non enregistrée)';
+}

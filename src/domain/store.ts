@@ -11,6 +11,7 @@ import type { OptOutList } from './opt-out.ts';
 import type { PrivacyRegister } from './privacy-register.ts';
 import type { RateBudgets } from './rate-budget.ts';
 import type { StaffJournal } from './staff.ts';
+import type { TeamSummaryJournal } from './team-summary.ts';
 
 export type { JournalEntry };
 
@@ -59,6 +60,8 @@ export interface Store {
   readonly work: LeadWork;
   /** docs/workspace.md, « Liste d’opposition »: addresses whose leads are handed to no one. */
   readonly optOut: OptOutList;
+  /** docs/workspace.md, « Le point du matin »: the team's daily summary, sent once a business day. */
+  readonly teamSummaries: TeamSummaryJournal;
   /** Throws when the database cannot be reached (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

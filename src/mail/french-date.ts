@@ -21,3 +21,31 @@ export function frenchDateTime(date: Date): string {
   // No-break spaces around « h » (French typography): a line never ends between 6 and h.
   return `${day} ${part.month} ${part.year} à ${Number(part.hour)}\u00a0h\u00a0${part.minute}`;
 }
+
+const DAY_PARTS = new Intl.DateTimeFormat('fr-FR', {
+  timeZone: 'Europe/Paris',
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+});
+
+/** « jeudi 26 novembre », « mardi 1er décembre », the Paris day of an instant. */
+export function frenchDay(date: Date): string {
+  const part: Record<string, string> = {};
+  for (const { type, value } of DAY_PARTS.formatToParts(date)) part[type] = value;
+  return `${part.weekday} ${part.day === '1' ? '1er' : part.day} ${part.month}`;
+}
+
+/** A duration as the team reads it: « 3 h 20 », « 40 min » (no-break spaces, as above). */
+export function frenchDuration(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  const hours = Math.floor(minutes / 60);
+  return hours
+    ? `${hours}\u00a0h\u00a0${String(minutes % 60).padStart(2, '0')}`
+    : `${minutes}\u00a0min`;
+}
+
+/** French agreement: singular for 0 and 1 (« 0 demande », « 1 demande »), plural from 2. */
+export function frenchPlural(count: number, one: string, many: string): string {
+  return count > 1 ? many : one;
+}

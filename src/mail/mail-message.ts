@@ -23,7 +23,8 @@ export interface MailMessage {
     | 'dead-letter-alert'
     | 'optin'
     | 'privacy-link'
-    | 'privacy-answer';
+    | 'privacy-answer'
+    | 'team-summary';
   to: MailAddress;
   replyTo?: MailAddress;
   subject: string;
@@ -34,6 +35,11 @@ export interface MailMessage {
    * RFC 8058 one-click address (docs/consent.md), so `List-Unsubscribe-Post` goes with it.
    */
   listUnsubscribe?: string;
+  /**
+   * The leads an e-mail names besides its own (the team's daily summary): a copy kept of it goes
+   * with any of them when a person is erased (docs/consent.md; the outbox reads it back).
+   */
+  mentions?: readonly string[];
 }
 
 /** RFC 8058 3.1: the `List-Unsubscribe-Post` value, also the body a one-click POST carries. */

@@ -14,9 +14,17 @@ import { doubleOptInEmail } from './double-opt-in.ts';
 import { senderOf, type MailMessage, type MailSettings } from './mail-message.ts';
 import { composeMime } from './mime-message.ts';
 import { agencyNotification } from './notification.ts';
+import { teamSummaryEmail, type TeamSummaryFacts } from './team-summary.ts';
 
 /** What `leadgate mail preview` can show (docs/emails.md). */
-export const PREVIEWS = ['contact', 'subscribe', 'audit', 'opt-in', 'notification'] as const;
+export const PREVIEWS = [
+  'contact',
+  'subscribe',
+  'audit',
+  'opt-in',
+  'notification',
+  'summary',
+] as const;
 export type PreviewName = (typeof PREVIEWS)[number];
 
 export interface MailPreview {
@@ -80,7 +88,34 @@ function optIn(lead: Lead, settings: MailSettings): MailMessage {
   });
 }
 
-type Entry = [file: string, lead: Lead, message: MailMessage];
+/** What names an e-mail for good: a lead, or the team's summary of a day. */
+type Entry = [file: string, ref: Pick<Lead, 'id' | 'receivedAt'>, message: MailMessage];
+
+/** The team's daily summary of RECEIVED's day: one lead late, two to answer, three held. */
+function summaryFacts(): TeamSummaryFacts {
+  const hour = 3_600_000;
+  const waiting = (lead: Lead, name: string, topic: string, dueInHours: number) => ({
+    id: lead.id,
+    name,
+    kind: lead.kind === 'audit' ? 'Audit' : 'Contact',
+    topic,
+    receivedAt: new Date(RECEIVED.getTime() - 30 * hour),
+    dueAt: new Date(RECEIVED.getTime() + dueInHours * hour),
+    leftMs: Math.max(0, dueInHours * hour),
+  });
+  return {
+    at: RECEIVED,
+    waiting: [
+      waiting(LEADS.contact, 'Marie Dupont', 'Référencement local', -2),
+      waiting(LEADS.audit, 'Marie Dupont', 'Artisans et entreprises du BTP', 7),
+    ],
+    waitingTotal: 2,
+    overdue: 1,
+    held: 3,
+    heldTooFast: 1,
+    minutesAfterMidnight: 8 * 60 + 30,
+  };
+}
 
 /** The e-mails `name` stands for, composed as the outbox would write them. */
 export function mailPreviews(name: PreviewName, settings: MailSettings): MailPreview[] {
@@ -102,16 +137,23 @@ export function mailPreviews(name: PreviewName, settings: MailSettings): MailPre
     audit: () => [notification(audit)],
     'opt-in': () => [optInEntry()],
     notification: () => [contact, subscribe, audit].map(notification),
+    summary: (): Entry[] => [
+      [
+        'team-summary',
+        { id: 'team-summary-2026-11-26', receivedAt: RECEIVED },
+        teamSummaryEmail(summaryFacts(), settings),
+      ],
+    ],
   }[name]();
   const from = senderOf(settings);
   const host = new URL(settings.siteUrl).hostname;
-  return messages.map(([file, lead, message]) => ({
+  return messages.map(([file, ref, message]) => ({
     name: file,
     message,
     eml: composeMime(message, {
       from,
-      messageId: `<${lead.id}.${message.role}@${host}>`,
-      date: lead.receivedAt,
+      messageId: `<${ref.id}.${message.role}@${host}>`,
+      date: ref.receivedAt,
     }),
   }));
 }

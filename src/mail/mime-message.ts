@@ -27,6 +27,10 @@ export interface MimeEnvelope {
  */
 const BOUNDARY = '=_leadgate_alternative';
 
+/** The leads an e-mail names (MailMessage.mentions), space-separated: ids, never a person's data. */
+export const MENTIONS_HEADER = 'X-Leadgate-Leads';
+const LEAD_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
 /** One e-mail as RFC 5322 / MIME bytes with CRLF line breaks, as SMTP sends it and `.eml` keeps it. */
 export function composeMime(message: MailMessage, envelope: MimeEnvelope): Buffer {
   let head =
@@ -40,6 +44,12 @@ export function composeMime(message: MailMessage, envelope: MimeEnvelope): Buffe
   if (message.listUnsubscribe) {
     head += headerLine('List-Unsubscribe', `<${checked(message.listUnsubscribe, URL_TEXT)}>`);
     head += headerLine('List-Unsubscribe-Post', ONE_CLICK_UNSUBSCRIBE);
+  }
+  if (message.mentions?.length) {
+    head += headerLine(
+      MENTIONS_HEADER,
+      message.mentions.map((id) => checked(id, LEAD_ID)).join(' '),
+    );
   }
   head +=
     'MIME-Version: 1.0\r\n' + `Content-Type: multipart/alternative;\r\n boundary="${BOUNDARY}"\r\n`;

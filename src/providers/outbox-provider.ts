@@ -1,7 +1,9 @@
 import { rename as renameFile, writeFile as writeWholeFile } from 'node:fs';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { MailMessage } from '../mail/mail-message.ts';
+import { MENTIONS_HEADER } from '../mail/mime-message.ts';
 import type { ProviderMailSettings } from './mail-destinations.ts';
 import { MimeMailProvider } from './mime-mail-provider.ts';
 
@@ -35,10 +37,36 @@ export function createOutboxProvider(directory: string, settings: ProviderMailSe
   );
 }
 
-/** Deletes the `.eml` files of these leads (named `<day>-<lead id>-<role>.eml`); says how many. */
+/**
+ * Deletes the `.eml` files of these leads (named `<day>-<lead id>-<role>.eml`), and the team's
+ * summaries that name one of them (their MENTIONS_HEADER); says how many.
+ */
 async function eraseMessages(directory: string, leadIds: readonly string[]): Promise<number> {
   const names = await readdir(directory).catch(() => [] as string[]);
-  const doomed = names.filter((name) => leadIds.some((id) => name.includes(`-${id}-`)));
+  const own = names.filter((name) => leadIds.some((id) => name.includes(`-${id}-`)));
+  const summaries = names.filter((name) => name.endsWith(`-${SUMMARY_ROLE}.eml`));
+  const naming = await Promise.all(
+    summaries.map(async (name) => {
+      const mentioned = mentionsOf(await readFile(join(directory, name), 'utf8').catch(() => ''));
+      return leadIds.some((id) => mentioned.has(id)) ? [name] : [];
+    }),
+  );
+  const doomed = [...new Set([...own, ...naming.flat()])];
   await Promise.all(doomed.map((name) => rm(join(directory, name), { force: true })));
   return doomed.length;
+}
+
+const SUMMARY_ROLE: MailMessage['role'] = 'team-summary';
+
+/** The lead ids of a message's MENTIONS_HEADER (its folded lines joined), from its head only. */
+function mentionsOf(raw: string): Set<string> {
+  const end = raw.indexOf('\r\n\r\n');
+  const head = (end === -1 ? raw : raw.slice(0, end)).replace(/\r\n[ \t]/g, ' ');
+  const line = head.split('\r\n').find((text) => text.startsWith(`${MENTIONS_HEADER}:`));
+  return new Set(
+    line
+      ?.slice(MENTIONS_HEADER.length + 1)
+      .trim()
+      .split(/\s+/) ?? [],
+  );
 }

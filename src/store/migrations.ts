@@ -295,6 +295,26 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       if (isPostgres(db)) await postgresStoredPayloadFields(db);
     },
   },
+  // docs/workspace.md, « Le point du matin »: the team's daily summary, one row per business day;
+  // « Le tableau de bord »: the leads started in a week, by index.
+  '2026-11-26-720-team-summaries': {
+    async up(db) {
+      await db.schema
+        .createTable('team_summaries')
+        .addColumn('day', 'text', (col) => col.primaryKey())
+        .addColumn('due_at', 'text', (col) => col.notNull())
+        .addColumn('status', 'text', (col) => col.notNull())
+        .addColumn('attempts', 'integer', (col) => col.notNull())
+        .addColumn('next_attempt_at', 'text', (col) => col.notNull())
+        .addColumn('lease_until', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('detail', 'text')
+        .addColumn('updated_at', 'text', (col) => col.notNull())
+        .execute();
+      // The dashboard's « Délai avant « en cours » » reads the leads started in a week.
+      await db.schema.createIndex('leads_started').on('leads').column('started_at').execute();
+    },
+  },
 };
 
 /*

@@ -4,6 +4,7 @@ import {
   CONSENT_CHANNELS_OF,
   channelOf,
   type Activity,
+  type CaughtCount,
   type ActivityKind,
   type InboxEntry,
   type InboxFilter,
@@ -15,6 +16,7 @@ import {
   type WorkStatus,
 } from '../domain/lead-work.ts';
 import { normalizeEmail } from '../domain/lead.ts';
+import type { SpamReason } from '../domain/spam-reason.ts';
 import type { ConsentChannel } from '../schemas/consent.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
 import { entryOf } from './lead-rows.ts';
@@ -191,6 +193,29 @@ export class SqlLeadWork implements LeadWork {
     return rows.map((row) => ({
       receivedAt: new Date(row.received_at),
       startedAt: new Date(row.started_at!),
+    }));
+  }
+
+  async caughtByReason(from: Date, to: Date): Promise<CaughtCount[]> {
+    const rows = await this.db
+      .selectFrom('leads')
+      .select((eb) => [
+        'spam_reason',
+        eb.fn.countAll<number | string>().as('caught'),
+        eb.fn
+          .sum<number | string>(eb.case().when('status', '=', 'spam').then(1).else(0).end())
+          .as('held'),
+      ])
+      // A released lead keeps its reason (journal-entry.ts): it was caught all the same.
+      .where((eb) => eb.or([eb('status', '=', 'spam'), eb('spam_reason', 'is not', null)]))
+      .where('received_at', '>=', from.toISOString())
+      .where('received_at', '<', to.toISOString())
+      .groupBy('spam_reason')
+      .execute();
+    return rows.map((row) => ({
+      reason: (row.spam_reason ?? null) as SpamReason | null,
+      caught: Number(row.caught),
+      held: Number(row.held ?? 0),
     }));
   }
 

@@ -7,6 +7,7 @@ import { SqlConfirmationSends } from './sql-confirmation-sends.ts';
 import { SqlDeliveries } from './sql-deliveries.ts';
 import { SqlDeliveryAlerts } from './sql-delivery-alerts.ts';
 import type { LeadSearchDialect } from './lead-search.ts';
+import { SqlTeamSummaries } from './sql-team-summaries.ts';
 import { SqlLeadWork } from './sql-lead-work.ts';
 import { SqlNewsletter } from './sql-newsletter.ts';
 import { SqlOptOut } from './sql-opt-out.ts';
@@ -35,6 +36,7 @@ export class SqlStore implements Store {
   readonly privacyRequests: SqlPrivacyRequests;
   readonly work: SqlLeadWork;
   readonly optOut: SqlOptOut;
+  readonly teamSummaries: SqlTeamSummaries;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -55,6 +57,7 @@ export class SqlStore implements Store {
     this.privacyRequests = new SqlPrivacyRequests(db);
     this.work = new SqlLeadWork(db, search);
     this.optOut = new SqlOptOut(db, (address) => this.people.reference(address));
+    this.teamSummaries = new SqlTeamSummaries(db);
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {

@@ -236,6 +236,19 @@ export interface OptOutsTable {
   reason: string | null;
 }
 
+/**
+ * docs/workspace.md, « Le point du matin »: the team's summary of each business day, sent as a
+ * delivery step is (`pending`, `retrying`, `done` or `dead`; leased, retried, settled).
+ */
+export interface TeamSummariesTable extends Pick<
+  DeliveryStepsTable,
+  'status' | 'attempts' | 'next_attempt_at' | 'lease_until' | 'last_error' | 'detail' | 'updated_at'
+> {
+  /** The Paris day, "YYYY-MM-DD". */
+  day: string;
+  due_at: string;
+}
+
 export interface Database {
   leads: LeadsTable;
   known_addresses: KnownAddressesTable;
@@ -258,4 +271,5 @@ export interface Database {
   privacy_requests: PrivacyRequestsTable;
   lead_activity: LeadActivityTable;
   opt_outs: OptOutsTable;
+  team_summaries: TeamSummariesTable;
 }

@@ -6,6 +6,7 @@ import { createDispatcher, type Dispatcher, type DispatcherTimings } from '../do
 import type { LeadLog } from '../domain/lead-log.ts';
 import { withOptOut } from '../domain/opt-out.ts';
 import type { Provider } from '../domain/provider.ts';
+import type { RetryPolicy } from '../domain/retry-policy.ts';
 import type { Store } from '../domain/store.ts';
 
 /** The dispatcher of docs/delivery.md over this store and provider: what serve, dispatch and replay run. */
@@ -30,17 +31,22 @@ export function createDispatcherFor(
     alerts: store.alerts,
     announce: (alert, signal) => provider.alertAgency(alert, signal),
     log,
-    policy: {
-      baseMs: delivery.retryBaseMs,
-      maxMs: delivery.retryMaxMs,
-      maxAttempts: delivery.maxAttempts,
-      deadAfterMs: delivery.deadAfterMs,
-    },
+    policy: deliveryRetryPolicy(config),
     timeoutMs: config.mail.timeoutMs,
     concurrency: delivery.concurrency,
     onError: (error) => log.error({ err: error }, 'delivery: the dispatcher hit an error'),
     ...timings,
   });
+}
+
+/** DELIVERY_RETRY_BASE_MS and its kin: how a failed step, or the team's summary, is retried. */
+export function deliveryRetryPolicy({ delivery }: Config): RetryPolicy {
+  return {
+    baseMs: delivery.retryBaseMs,
+    maxMs: delivery.retryMaxMs,
+    maxAttempts: delivery.maxAttempts,
+    deadAfterMs: delivery.deadAfterMs,
+  };
 }
 
 /** The agency's notification, named in src/providers/mail-destinations.ts. */

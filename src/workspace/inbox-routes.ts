@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { answerDueAt } from '../domain/answer-promise.ts';
 import { parseBusinessHours } from '../domain/business-hours.ts';
 import { emailOf } from '../domain/lead.ts';
 import { excelCsv, machineCsv } from '../domain/lead-table.ts';
@@ -18,7 +19,6 @@ import { html, type HtmlValue } from './html.ts';
 import {
   channelLabel,
   DELIVERY_LABELS,
-  dueOf,
   KIND_LABELS,
   kindLabel,
   personName,
@@ -76,7 +76,7 @@ function row(
   context: WorkspaceContext,
   optedOut: Set<string>,
 ) {
-  const due = dueOf(entry, parseBusinessHours(context.config.workspace.businessHours));
+  const due = answerDueAt(entry, parseBusinessHours(context.config.workspace.businessHours));
   const late = due !== undefined && due <= now;
   const assignee = entry.work.assignee
     ? (names.get(entry.work.assignee) ?? 'Compte supprimé')

@@ -1,20 +1,15 @@
 import type { FastifyInstance } from 'fastify';
+import { answerDueAt } from '../domain/answer-promise.ts';
 import { parseBusinessHours } from '../domain/business-hours.ts';
 import { emailOf } from '../domain/lead.ts';
 import { WORK_STATUSES, WORK_STATUS_LABELS, type WorkStatus } from '../domain/lead-work.ts';
+import { spamReasonLabel } from '../domain/spam-reason.ts';
 import { releaseSpamLead } from '../domain/spam-release.ts';
 import { findQuestion } from '../schemas/questionnaires.ts';
 import type { Sector } from '../schemas/sectors.ts';
 import { html } from './html.ts';
 import { staffNames } from './inbox-routes.ts';
-import {
-  channelLabel,
-  DELIVERY_LABELS,
-  dueOf,
-  fieldLabel,
-  kindLabel,
-  personName,
-} from './lead-views.ts';
+import { channelLabel, DELIVERY_LABELS, fieldLabel, kindLabel, personName } from './lead-views.ts';
 import { formText } from './form-controls.ts';
 import type { WorkspaceContext } from './workspace-context.ts';
 import { csrfField, parisTime, scrollingTable, sendWorkspacePage } from './workspace-page.ts';
@@ -60,7 +55,7 @@ export function registerLeadPageRoutes(scope: FastifyInstance, context: Workspac
     );
     const answers = (data.formData ?? {}) as Record<string, string>;
     const sector = data.sector as Sector | undefined;
-    const due = dueOf(entry, parseBusinessHours(context.config.workspace.businessHours));
+    const due = answerDueAt(entry, parseBusinessHours(context.config.workspace.businessHours));
     const nameOf = (staffId: string | null) =>
       staffId ? (names.get(staffId) ?? 'Compte supprimé') : 'personne';
     const csrf = csrfField(request.csrfToken);
@@ -84,7 +79,7 @@ ${entry.lead.consent ? html`<p>Version ${entry.lead.consent.version}, donné le 
 <h2>Historique</h2>
 ${activity.length ? html`<ul>${activity.map((line) => html`<li>${parisTime(line.at)}, ${line.by.name} : ${line.kind === 'note' ? html`note « ${line.value ?? ''} »` : line.kind === 'status' ? html`statut ${WORK_STATUS_LABELS[line.previous as WorkStatus] ?? line.previous} → ${WORK_STATUS_LABELS[line.value as WorkStatus] ?? line.value}` : html`attribution ${nameOf(line.previous)} → ${nameOf(line.value)}`}</li>`)}</ul>` : html`<p>Rien pour l’instant.</p>`}
 <h2>Livraison</h2>
-${steps.length ? scrollingTable('Étapes de livraison', html`<table><caption>Étapes de livraison</caption><thead><tr><th scope="col">Destination</th><th scope="col">État</th><th scope="col">Essais</th><th scope="col">Réponse du prestataire</th><th scope="col">Action</th></tr></thead><tbody>${steps.map((step) => html`<tr><th scope="row">${step.destination} (${step.provider})</th><td>${STEP_LABELS[step.status] ?? step.status}</td><td>${step.attempts}</td><td>${step.detail ?? step.lastError ?? ''}</td><td>${['retrying', 'dead', 'refused'].includes(step.status) ? html`<form method="post" action="/equipe/prospects/${id}/relancer">${csrf}<input type="hidden" name="destination" value="${step.destination}"><button type="submit">Relancer</button></form>` : ''}</td></tr>`)}</tbody></table>`) : html`<p>Aucune étape de livraison${entry.status === 'spam' ? ' : cette demande attend dans « À vérifier »' : ''}.</p>`}
+${steps.length ? scrollingTable('Étapes de livraison', html`<table><caption>Étapes de livraison</caption><thead><tr><th scope="col">Destination</th><th scope="col">État</th><th scope="col">Essais</th><th scope="col">Réponse du prestataire</th><th scope="col">Action</th></tr></thead><tbody>${steps.map((step) => html`<tr><th scope="row">${step.destination} (${step.provider})</th><td>${STEP_LABELS[step.status] ?? step.status}</td><td>${step.attempts}</td><td>${step.detail ?? step.lastError ?? ''}</td><td>${['retrying', 'dead', 'refused'].includes(step.status) ? html`<form method="post" action="/equipe/prospects/${id}/relancer">${csrf}<input type="hidden" name="destination" value="${step.destination}"><button type="submit">Relancer</button></form>` : ''}</td></tr>`)}</tbody></table>`) : html`<p>Aucune étape de livraison${entry.status === 'spam' ? ` : cette demande attend dans « À vérifier » (${spamReasonLabel(entry.spamReason)})` : ''}.</p>`}
 <h2>Ses autres demandes</h2>
 ${others.entries.filter((other) => other.lead.id !== id).length ? html`<ul>${others.entries.filter((other) => other.lead.id !== id).map((other) => html`<li><a href="/equipe/prospects/${other.lead.id}">${kindLabel(other.lead.kind)} du ${parisTime(other.lead.receivedAt)}</a></li>`)}</ul>` : html`<p>Aucune autre.</p>`}`;
     return sendWorkspacePage(request, reply, {
@@ -168,7 +163,7 @@ ${scrollingTable(
   'À vérifier',
   html`<table><caption>À vérifier : ${page.total > 1000 ? 'plus de 1 000' : page.total}</caption>
 <thead><tr><th scope="col">Reçue le</th><th scope="col">Type</th><th scope="col">Nom</th><th scope="col">Raison</th><th scope="col">Action</th></tr></thead>
-<tbody>${page.entries.map((entry) => html`<tr><td>${parisTime(entry.lead.receivedAt)}</td><td>${kindLabel(entry.lead.kind)}</td><th scope="row"><a href="/equipe/prospects/${entry.lead.id}">${personName(entry)}</a></th><td>Piège à robots (champ caché rempli, envoi trop rapide ou jeton non valable)</td><td><form method="post" action="/equipe/a-verifier/${entry.lead.id}/liberer">${csrf}<button type="submit">Ce n’est pas du spam</button></form></td></tr>`)}</tbody></table>`,
+<tbody>${page.entries.map((entry) => html`<tr><td>${parisTime(entry.lead.receivedAt)}</td><td>${kindLabel(entry.lead.kind)}</td><th scope="row"><a href="/equipe/prospects/${entry.lead.id}">${personName(entry)}</a></th><td>${spamReasonLabel(entry.spamReason)}</td><td><form method="post" action="/equipe/a-verifier/${entry.lead.id}/liberer">${csrf}<button type="submit">Ce n’est pas du spam</button></form></td></tr>`)}</tbody></table>`,
 )}`;
     return sendWorkspacePage(request, reply, { title: 'À vérifier', current: 'a-verifier', body });
   });

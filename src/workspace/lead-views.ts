@@ -1,5 +1,3 @@
-import type { BusinessHours } from '../domain/business-hours.ts';
-import { addBusinessHours } from '../domain/business-hours.ts';
 import { emailOf } from '../domain/lead.ts';
 import { channelOf, LEAD_CHANNEL_LABELS, type InboxEntry } from '../domain/lead-work.ts';
 import type { LeadStatus } from '../domain/lead-status.ts';
@@ -22,10 +20,6 @@ export const DELIVERY_LABELS: Record<LeadStatus, string> = {
   refused: 'Refusée par le destinataire',
   spam: 'Retenue',
 };
-
-/** The kinds whose sender was promised an answer within 24 business hours (spec 1). */
-export const ANSWERED_KINDS: readonly LeadKind[] = ['contact', 'audit'];
-export const PROMISED_HOURS = 24;
 
 export function kindLabel(kind: string): string {
   return KIND_LABELS[kind] ?? kind;
@@ -51,13 +45,6 @@ export function topicOf(entry: InboxEntry): string {
 
 export function channelLabel(entry: InboxEntry): string {
   return LEAD_CHANNEL_LABELS[channelOf(entry.lead.consent?.channel)];
-}
-
-/** The answer's due time, for a lead that promised one and is still « nouveau ». */
-export function dueOf(entry: InboxEntry, hours: BusinessHours): Date | undefined {
-  if (entry.work.status !== 'nouveau' || !ANSWERED_KINDS.includes(entry.lead.kind))
-    return undefined;
-  return addBusinessHours(entry.lead.receivedAt, PROMISED_HOURS, hours);
 }
 
 /** A label a person reads for a field: the first clause of its schema description (French). */

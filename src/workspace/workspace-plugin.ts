@@ -9,6 +9,7 @@ import { FORM_MEDIA_TYPE } from '../http/body-parsers.ts';
 import { hashOf, readManifest } from '../http/site-files.ts';
 import { WORKSPACE_PATH } from '../schemas/workspace-paths.ts';
 import { registerAccountRoutes } from './account-routes.ts';
+import { registerDashboardRoutes } from './dashboard-routes.ts';
 import { registerInboxRoutes } from './inbox-routes.ts';
 import { registerLeadPageRoutes } from './lead-page-routes.ts';
 import { registerInvitationRoutes } from './invitation-routes.ts';
@@ -52,6 +53,7 @@ const PAGES: readonly WorkspacePages[] = [
   registerPeopleRoutes,
   registerRegisterRoutes,
   registerOptOutRoutes,
+  registerDashboardRoutes,
   registerTeamRoutes,
   registerJournalRoutes,
   registerAccountRoutes,

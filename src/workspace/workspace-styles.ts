@@ -64,4 +64,47 @@ export const WORKSPACE_CSS = `
   flex-wrap: wrap;
   gap: 0.5rem;
 }
+/* The dashboard's charts (bar-chart.ts): the site's accent for this week, its muted ink for the last. */
+.dashboard-figures li {
+  margin-block: 0.5rem;
+}
+.dashboard-pair {
+  display: grid;
+  grid-template-columns: repeat(auto-fit, minmax(min(100%, 22rem), 1fr));
+  gap: 1rem 2rem;
+}
+.chart {
+  margin: 1rem 0;
+}
+.chart svg {
+  max-width: 100%;
+  height: auto;
+}
+.chart-label,
+.chart-number {
+  fill: var(--ink);
+  font-size: 13px;
+}
+.chart-series-0 {
+  fill: var(--accent);
+  background: var(--accent);
+}
+.chart-series-1 {
+  fill: var(--muted);
+  background: var(--muted);
+}
+.chart-legend {
+  font-size: 0.9375rem;
+}
+.chart-key {
+  margin-right: 1rem;
+  white-space: nowrap;
+}
+.chart-swatch {
+  display: inline-block;
+  width: 0.875rem;
+  height: 0.875rem;
+  margin-right: 0.375rem;
+  vertical-align: -0.0625rem;
+}
 `;

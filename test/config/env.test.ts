@@ -42,6 +42,7 @@ describe('configuration: every variable validated by its schema (README "Configu
     [{ DATABASE_POOL_SIZE: '3.5' }, 'DATABASE_POOL_SIZE', '3.5'],
     [{ BREVO_NEWSLETTER_LIST_ID: '0' }, 'BREVO_NEWSLETTER_LIST_ID', '0'],
     [{ TRUST_PROXY: '2' }, 'TRUST_PROXY', '2'],
+    [{ TEAM_SUMMARY_TIME: '8h30' }, 'TEAM_SUMMARY_TIME', '8h30'],
   ])('%j: one line naming %s and quoting the value', (env, name, quoted) => {
     const line = problem(env);
     expect(line).toMatch(new RegExp(`^${name} must be `));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Lead } from '../../src/domain/lead.ts';
+import type { SpamReason } from '../../src/domain/spam-reason.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import type { Store } from '../../src/domain/store.ts';
 import { createTestDatabase, type TestDialect } from './postgres-databases.ts';
@@ -68,11 +69,12 @@ export async function acceptLead(
 }
 
 /** Journals `lead` as the bot trap holds it (docs/api-decisions.md, "Bot trap"): `spam`, no step. */
-export async function holdAsSpam(store: Store, lead: Lead) {
+export async function holdAsSpam(store: Store, lead: Lead, reason?: SpamReason) {
   return store.deliveries.accept({
     lead,
     steps: [],
     spam: true,
+    ...(reason && { spamReason: reason }),
     idempotency: { bodyKey: `test:${lead.id}`, fingerprint: lead.id, expiredBefore: new Date(0) },
   });
 }

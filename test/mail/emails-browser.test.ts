@@ -30,13 +30,14 @@ describe.skipIf(!hasChromium())('the e-mails’ HTML in Chromium (docs/emails.md
   });
   afterAll(() => browser?.close());
 
-  it('covers the confirmation, the double opt-in and every notification', () => {
+  it('covers the confirmation, the double opt-in, every notification and the team’s summary', () => {
     expect(MAILS.map((mail) => mail.name).sort()).toEqual([
       'audit-notification',
       'contact-confirmation',
       'contact-notification',
       'subscribe-notification',
       'subscribe-opt-in',
+      'team-summary',
     ]);
   });
 

@@ -224,6 +224,7 @@ describe('the workspace in Chromium (docs/workspace.md)', () => {
 
       // The admin's other pages; the export and the sign-in are in the trail.
       for (const [path, title] of [
+        ['/equipe/tableau-de-bord', 'Tableau de bord'],
         ['/equipe/equipe', 'Équipe'],
         ['/equipe/compte', 'Mon compte'],
         ['/equipe/journal', 'Journal d’activité'],

@@ -109,6 +109,7 @@ describe.skipIf(!hasTool('java', ['-version']))('workspace pages in the Nu HTML 
         { _csrf: csrf },
         cookie,
       ),
+      dashboard: await get('/equipe/tableau-de-bord'),
       notFound: await get('/equipe/nulle-part'),
       ...(await peopleDeskPages(app, cookie, csrf)),
     };
