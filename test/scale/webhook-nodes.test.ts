@@ -38,6 +38,9 @@ describe.skipIf(!hasPostgres())('webhooks from two nodes on one PostgreSQL', () 
       WEBHOOK_URLS: receiver.url,
       WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
       WEBHOOK_ALLOW_PRIVATE: 'true',
+      // All 24 addresses share one domain: its hourly cap of confirmations (docs/reliability.md,
+      // 20 by default) would rightly hold back the last four double opt-in e-mails.
+      CONFIRMATION_DOMAIN_PER_HOUR: '0',
     };
     // One after the other: each pre-renders its site at start, and this machine is shared.
     nodes = [await startNode(env), await startNode(env)];
@@ -51,9 +54,7 @@ describe.skipIf(!hasPostgres())('webhooks from two nodes on one PostgreSQL', () 
     await database?.drop();
   });
 
-  // Known regression, to fix first: since each destination has its own lane (docs/delivery.md),
-  // two nodes delivered 44 of 48 messages within this test's wait.
-  it.skip('never sends the same webhook twice; the e-mails are sent once each', async () => {
+  it('never sends the same webhook twice; the e-mails are sent once each', async () => {
     const count = 24;
     await Promise.all(
       Array.from({ length: count }, async (_, n) => {
