@@ -278,6 +278,16 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       else await sqliteLeadSearch(db);
     },
   },
+  // docs/delivery.md, « Provider rate budgets »: a budget holds its latest reserved calls (a sliding
+  // window) instead of one next slot; `next_slot_at` keeps a 429's « not before ».
+  '2026-11-26-720-provider-budget-windows': {
+    async up(db) {
+      await db.schema
+        .alterTable('provider_budgets')
+        .addColumn('recent_calls', 'text', (col) => col.notNull().defaultTo(''))
+        .execute();
+    },
+  },
 };
 
 /*
