@@ -54,6 +54,7 @@ export class BrevoProvider implements Provider {
       name: 'crm-contact',
       provider: this.name,
       lane: 'brevo:contacts',
+      reachedThrough: REACHED_THROUGH,
       // It puts a subscription on the newsletter list: under double opt-in, once confirmed.
       optIn: 'awaits',
       appliesTo: () => true,
@@ -68,6 +69,7 @@ export class BrevoProvider implements Provider {
       name: 'newsletter-unsubscribe',
       provider: this.name,
       lane: 'brevo:contacts',
+      reachedThrough: REACHED_THROUGH,
       optIn: 'withdraws',
       after: [crm.name],
       appliesTo: isNewsletterSubscription,
@@ -76,7 +78,11 @@ export class BrevoProvider implements Provider {
           removeFromList(post, options.lists.newsletterListId, emailOf(lead), signal),
         ),
     };
-    this.destinations = [crm, unsubscribe, ...mailDestinations(this.name, options.mail, this.send)];
+    this.destinations = [
+      crm,
+      unsubscribe,
+      ...mailDestinations(this.name, options.mail, this.send, REACHED_THROUGH),
+    ];
   }
 
   sendMail(message: MailMessage, ref: { id: string; receivedAt: Date }, signal: AbortSignal) {
@@ -152,6 +158,9 @@ function isReplyToRefusal(error: unknown): boolean {
     error instanceof BrevoError && error.status === 400 && /reply-?to/i.test(error.reason ?? '')
   );
 }
+
+/** Where Brevo is reached: what an alert about Brevo not answering asks to check. */
+const REACHED_THROUGH = 'BREVO_API_URL';
 
 /** Brevo limits `/contacts` to about 10 calls a second per account; e-mails draw on their own budget. */
 const budgetOf = (path: string) =>
