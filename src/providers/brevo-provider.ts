@@ -12,6 +12,8 @@ import { BudgetExhaustedError, type RateBudgets } from '../domain/rate-budget.ts
 import { emailOf } from '../domain/lead.ts';
 import { senderOf } from '../mail/mail-message.ts';
 import { isNewsletterSubscription } from '../domain/newsletter.ts';
+import { LEAD_KINDS } from '../schemas/lead-kinds.ts';
+import { brevoGet, checkBrevoAccount } from './brevo-account-check.ts';
 import { classifyBrevoError } from './brevo-answers.ts';
 import { BrevoError, createBrevoClient, type BrevoClient } from './brevo-client.ts';
 import { contactPayload, removeFromList, saveContact, type BrevoLists } from './brevo-contact.ts';
@@ -104,6 +106,18 @@ export class BrevoProvider implements Provider {
       }
       throw new UpstreamError('Brevo could not delete the contact', { cause: error });
     }
+  }
+
+  checkAccount(signal: AbortSignal): Promise<string[]> {
+    const lists: Record<string, number> = {};
+    for (const { brevoList } of LEAD_KINDS) {
+      const id = this.options.lists[brevoList.setting];
+      if (id !== undefined) lists[brevoList.variable] = id;
+    }
+    return checkBrevoAccount(brevoGet(this.post, signal), {
+      lists,
+      sender: senderOf(this.options.mail).address,
+    });
   }
 
   async close(): Promise<void> {

@@ -55,6 +55,8 @@ export async function startFakeBrevo(apiKey = 'k') {
     attributes?: Set<string>;
     senders?: Set<string>;
     lists?: Set<number>;
+    /** Sending domains authenticated in Brevo (any of their addresses may send). */
+    domains?: Set<string>;
     refusedAddresses: Set<string>;
   } = { refusedAddresses: new Set() };
 
@@ -178,6 +180,20 @@ export async function startFakeBrevo(apiKey = 'k') {
       return {
         status: 200,
         body: { senders: emails.map((email, id) => ({ id, name: 'Agence', email, active: true })) },
+      };
+    }
+    if (path === '/senders/domains') {
+      const names = [...(account.domains ?? [])];
+      return {
+        status: 200,
+        body: {
+          domains: names.map((domain_name, id) => ({
+            id,
+            domain_name,
+            authenticated: true,
+            verified: true,
+          })),
+        },
       };
     }
     return error(404, 'document_not_found', 'Invalid route');
