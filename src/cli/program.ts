@@ -11,6 +11,7 @@ import { renderEnvExample } from '../config/env-example.ts';
 import { startServer } from '../server.ts';
 import { refuseMisleadingStart, sayWhereMailGoes } from './start-checks.ts';
 import { checkStart } from './check-command.ts';
+import { checkProviderAccount } from './config-check-command.ts';
 import { backupDatabase, databaseStatus, migrateDatabase } from './db-commands.ts';
 import { deliveryStatus, dispatch, replayLeads } from './delivery-commands.ts';
 import { forgetPersonCommand, showPerson } from './people-commands.ts';
@@ -147,9 +148,18 @@ export function createProgram(io: CliIo): Command {
       if (!(await backupDatabase(loadConfig(), file, stderr))) io.exitCode = 1;
     });
 
-  program
+  const settings = program
     .command('config')
-    .description('La configuration (variables d’environnement).')
+    .description('La configuration (variables d’environnement).');
+  settings
+    .command('check')
+    .description(
+      'Lit le compte du fournisseur (Brevo : attributs, listes, expéditeurs) sans rien changer et dit ce qui manque ; code de sortie 1 s’il manque quelque chose.',
+    )
+    .action(async () => {
+      if (!(await checkProviderAccount(loadConfig(), stdout))) io.exitCode = 1;
+    });
+  settings
     .command('example')
     .description('Écrit le fichier .env.example, tiré du schéma de la configuration.')
     .option(

@@ -19,6 +19,9 @@ export interface AlertWatchDependencies {
   announce(alert: AgencyAlert, signal: AbortSignal): Promise<void>;
   /** Whether a destination sends its e-mails the way the alert e-mails go. */
   sendsMail(destination: string): boolean;
+  /** The lane a destination shares with others (Destination.lane), and where it is reached. */
+  laneOf(destination: string): string;
+  reachedThrough(destination: string): string | undefined;
   log: LeadLog;
   timeoutMs: number;
   /** A failure that names no setting opens a cause once one step failed this many times. */
@@ -39,14 +42,19 @@ export function createAlertWatch({
   deliveries,
   announce,
   sendsMail,
+  laneOf,
+  reachedThrough,
   log,
   timeoutMs,
   alertAfterAttempts,
   logRepeatMs,
   now,
 }: AlertWatchDependencies) {
-  /** Destinations with an open cause: only their successes are worth a write to heal. */
+  /** Destinations and lanes with an open cause: only their successes are worth a write to heal. */
   const failing = new Set<string>();
+  /** A provider that does not answer is one cause for every destination of its lane. */
+  const unreachableKey = (step: Pick<ClaimedStep, 'provider' | 'destination'>) =>
+    `${step.provider}:${laneOf(step.destination)}:unreachable`;
   const lastLogged = new Map<string, number>();
 
   function causeOf(
@@ -78,10 +86,11 @@ export function createAlertWatch({
       (outcome.status === 'dead' ||
         (outcome.status === 'retrying' && step.attempts + 1 >= alertAfterAttempts));
     if (!lasting) return undefined;
+    const setting = reachedThrough(step.destination);
     return {
-      key: `${step.provider}:${step.destination}:failing`,
+      key: unreachableKey(step),
       ...where,
-      fix: `la destination ${step.destination} ne répond pas ou échoue : vérifier le service (${step.provider}) et ses réglages ; rien à faire s’il s’agit d’une panne passagère`,
+      fix: `${step.provider} ne répond pas : vérifier que le service est joignable${setting ? ` à l’adresse que donne ${setting}` : ''} ; rien à faire s’il s’agit d’une panne passagère`,
       said: describeError(error),
     };
   }
@@ -116,13 +125,49 @@ export function createAlertWatch({
     }
   }
 
+  /**
+   * Steps given up since the last check, in one alert. A step whose destination (or lane) has a
+   * cause already told to the agency is not told again: that alert says what fails, and its recovery
+   * note counts the steps to replay (one alert per cause, docs/delivery.md, « Alerts »).
+   */
+  async function announceDead(open: readonly DeliveryAlert[]): Promise<void> {
+    const dead = await deliveries.takeDeadForAlert(now());
+    if (dead.length === 0) return;
+    const told = new Set(
+      open
+        .filter((alert) => alert.announcedAt !== null)
+        .flatMap((alert) => [alert.destination, laneOf(alert.destination)]),
+    );
+    const covered = (step: ClaimedStep) =>
+      told.has(step.destination) || told.has(laneOf(step.destination));
+    for (const step of dead.filter(covered)) {
+      log
+        .child({ leadId: step.leadId, destination: step.destination })
+        .warn({}, 'delivery: dead step, under an alert already sent to the agency');
+    }
+    const untold = dead.filter((step) => !covered(step));
+    if (untold.length === 0) return;
+    const mailPathFailing = untold.some((step) => sendsMail(step.destination));
+    if (await sendOrLog('dead-steps', deadStepsAlert(untold, mailPathFailing))) {
+      for (const step of untold) {
+        log
+          .child({ leadId: step.leadId, destination: step.destination })
+          .warn({}, 'delivery: dead step listed in an alert to the agency');
+      }
+    } else {
+      await deliveries.unmarkAlerted(untold);
+    }
+  }
+
   return {
     /** After an attempt is journaled: opens (or counts) its cause, or heals its destination's. */
     async observe(step: ClaimedStep, outcome: StepOutcome, error: unknown): Promise<void> {
       if (outcome.status === 'done') {
-        if (!failing.has(step.destination)) return;
+        const lane = laneOf(step.destination);
+        if (!failing.has(step.destination) && !failing.has(lane)) return;
         failing.delete(step.destination);
-        for (const healed of await alerts.heal(step.destination, now())) {
+        failing.delete(lane);
+        for (const healed of await alerts.heal(step.destination, now(), [unreachableKey(step)])) {
           log.info({ alert: healed.key, destination: healed.destination }, 'delivery alert healed');
         }
         return;
@@ -130,6 +175,7 @@ export function createAlertWatch({
       const cause = causeOf(step, outcome, error);
       if (!cause) return;
       failing.add(cause.destination);
+      failing.add(laneOf(cause.destination));
       if (await alerts.record(cause, now())) {
         log.warn(
           { alert: cause.key, destination: cause.destination, said: cause.said, fix: cause.fix },
@@ -140,19 +186,6 @@ export function createAlertWatch({
 
     /** At each alert check: dead steps, new causes and healed ones are told to the agency. */
     async check(): Promise<void> {
-      const dead = await deliveries.takeDeadForAlert(now());
-      if (dead.length > 0) {
-        const mailPathFailing = dead.some((step) => sendsMail(step.destination));
-        if (await sendOrLog('dead-steps', deadStepsAlert(dead, mailPathFailing))) {
-          for (const step of dead) {
-            log
-              .child({ leadId: step.leadId, destination: step.destination })
-              .warn({}, 'delivery: dead step listed in an alert to the agency');
-          }
-        } else {
-          await deliveries.unmarkAlerted(dead);
-        }
-      }
       const taken = await alerts.takeToAnnounce(now());
       const opened = await announceEach(taken.opened, (alert) =>
         openedAlert(alert, sendsMail(alert.destination)),
@@ -160,8 +193,13 @@ export function createAlertWatch({
       const healed = await announceEach(taken.healed, healedAlert);
       await alerts.close(healed.sent);
       await alerts.release({ opened: opened.unsent, healed: healed.unsent });
+      const open = await alerts.open();
       // Another node may have opened a cause: its destination's next success heals it here too.
-      for (const alert of await alerts.open()) failing.add(alert.destination);
+      for (const alert of open) {
+        failing.add(alert.destination);
+        failing.add(laneOf(alert.destination));
+      }
+      await announceDead(open);
     },
   };
 }

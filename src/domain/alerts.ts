@@ -23,6 +23,8 @@ export interface DeliveryAlert extends AlertCause {
   count: number;
   /** Steps of its destination waiting (pending or retrying) right now. */
   waiting: number;
+  /** Steps of its destination given up (`dead`), to be replayed once the cause is fixed. */
+  givenUp: number;
   /** When the agency was told; null while not yet. */
   announcedAt: Date | null;
   /** When a step of its destination went through again; null while open. */
@@ -33,8 +35,11 @@ export interface DeliveryAlert extends AlertCause {
 export interface DeliveryAlerts {
   /** One more failure of this cause; true when it opens the cause (the log says it once). */
   record(cause: AlertCause, at: Date): Promise<boolean>;
-  /** A step of `destination` went through: its open causes heal; says which were healed. */
-  heal(destination: string, at: Date): Promise<DeliveryAlert[]>;
+  /**
+   * A step of `destination` went through: its open causes heal, and those of `keys` (a provider
+   * that did not answer is one cause for all the destinations it serves); says which were healed.
+   */
+  heal(destination: string, at: Date, keys?: readonly string[]): Promise<DeliveryAlert[]>;
   /** The causes open now, oldest first. */
   open(): Promise<DeliveryAlert[]>;
   /**
@@ -79,6 +84,11 @@ export function openedAlert(alert: DeliveryAlert, mailPathFailing: boolean): Age
       `Réponse du prestataire : ${alert.said}`,
       `À corriger : ${alert.fix}`,
       `Demandes en attente pour cette destination : ${alert.waiting} (${alert.count} essai(s) en échec).`,
+      ...(alert.givenUp > 0
+        ? [
+            `Demandes abandonnées pour cette destination : ${alert.givenUp} ; « leadgate leads replay » les transmet une fois la cause corrigée.`,
+          ]
+        : []),
       'Rien à relancer : elles partent d’elles-mêmes une fois la cause corrigée, et un message le dira.',
     ].join('\n'),
     mailPathFailing,
@@ -94,6 +104,11 @@ export function healedAlert(alert: DeliveryAlert): AgencyAlert {
       `Rétabli le ${at(alert.healedAt ?? alert.lastAt)} : la livraison vers ${where} fonctionne de nouveau.`,
       `La cause signalée le ${at(alert.since)} : ${alert.said}`,
       `Demandes encore en attente pour cette destination : ${alert.waiting} ; elles partent maintenant.`,
+      ...(alert.givenUp > 0
+        ? [
+            `Demandes abandonnées pour cette destination : ${alert.givenUp} ; « leadgate leads replay » les transmet maintenant.`,
+          ]
+        : []),
     ].join('\n'),
     mailPathFailing: false,
   };

@@ -37,6 +37,11 @@ export interface Destination {
    * slots. Unset: the destination's name.
    */
   readonly lane?: string;
+  /**
+   * The setting that says where it is reached (`SMTP_URL`, `BREVO_API_URL`, `WEBHOOK_URLS`): what
+   * an alert asks to check when it does not answer (docs/delivery.md, « Alerts »).
+   */
+  readonly reachedThrough?: string;
   /** Deadline of one attempt (WEBHOOK_TIMEOUT_MS for a webhook); unset: PROVIDER_TIMEOUT_MS. */
   readonly timeoutMs?: number;
   /**

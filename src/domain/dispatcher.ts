@@ -116,11 +116,17 @@ export function createDispatcher({
   /** Each step in flight, with its lane and when it started (performance.now()). */
   const inFlight = new Map<Promise<unknown>, { lane: string; startedAt: number }>();
   const sendsMail = new Set(destinations.filter((d) => d.sendsMail).map((d) => d.name));
+  const byName = new Map(destinations.map((d) => [d.name, d]));
   const watch = createAlertWatch({
     alerts,
     deliveries,
     announce,
     sendsMail: (destination) => sendsMail.has(destination),
+    laneOf: (destination) => {
+      const known = byName.get(destination);
+      return known ? laneOf(known) : destination;
+    },
+    reachedThrough: (destination) => byName.get(destination)?.reachedThrough,
     log,
     timeoutMs,
     alertAfterAttempts,

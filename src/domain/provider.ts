@@ -38,5 +38,12 @@ export interface Provider {
     ref: { id: string; receivedAt: Date },
     signal: AbortSignal,
   ): Promise<string>;
+  /**
+   * `leadgate config check` (docs/brevo.md): reads, without changing anything, whether the
+   * provider's account holds what leadgate will send (attributes, lists, a validated sender); one
+   * French line per thing missing, none when all is there. A provider without an account to read
+   * has none.
+   */
+  checkAccount?(signal: AbortSignal): Promise<string[]>;
   close(): Promise<void>;
 }

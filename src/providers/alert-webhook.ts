@@ -52,6 +52,8 @@ export function withAlertWebhook(provider: Provider, config: Config): Provider {
     name: provider.name,
     destinations: provider.destinations,
     ...(provider.forget && { forget: provider.forget.bind(provider) }),
+    ...(provider.sendMail && { sendMail: provider.sendMail.bind(provider) }),
+    ...(provider.checkAccount && { checkAccount: provider.checkAccount.bind(provider) }),
     close: () => provider.close(),
     async alertAgency(alert, signal) {
       const channels = [postAlert(webhookUrl, webhookFormat, alert, signal, config.secrets)];

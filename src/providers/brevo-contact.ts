@@ -34,6 +34,9 @@ const COPIED_ATTRIBUTES = [
   'TOOL_SOURCE',
 ] as const;
 
+/** Every contact attribute leadgate may send: each must exist in the account (docs/brevo.md). */
+export const BREVO_ATTRIBUTES: readonly string[] = ['PRENOM', 'NOM', 'SMS', ...COPIED_ATTRIBUTES];
+
 export function contactPayload(
   lead: Lead,
   lists: BrevoLists,

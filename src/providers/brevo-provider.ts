@@ -12,6 +12,8 @@ import { BudgetExhaustedError, type RateBudgets } from '../domain/rate-budget.ts
 import { emailOf } from '../domain/lead.ts';
 import { senderOf } from '../mail/mail-message.ts';
 import { isNewsletterSubscription } from '../domain/newsletter.ts';
+import { LEAD_KINDS } from '../schemas/lead-kinds.ts';
+import { brevoGet, checkBrevoAccount } from './brevo-account-check.ts';
 import { classifyBrevoError } from './brevo-answers.ts';
 import { BrevoError, createBrevoClient, type BrevoClient } from './brevo-client.ts';
 import { contactPayload, removeFromList, saveContact, type BrevoLists } from './brevo-contact.ts';
@@ -54,6 +56,7 @@ export class BrevoProvider implements Provider {
       name: 'crm-contact',
       provider: this.name,
       lane: 'brevo:contacts',
+      reachedThrough: REACHED_THROUGH,
       // It puts a subscription on the newsletter list: under double opt-in, once confirmed.
       optIn: 'awaits',
       appliesTo: () => true,
@@ -68,6 +71,7 @@ export class BrevoProvider implements Provider {
       name: 'newsletter-unsubscribe',
       provider: this.name,
       lane: 'brevo:contacts',
+      reachedThrough: REACHED_THROUGH,
       optIn: 'withdraws',
       after: [crm.name],
       appliesTo: isNewsletterSubscription,
@@ -76,7 +80,11 @@ export class BrevoProvider implements Provider {
           removeFromList(post, options.lists.newsletterListId, emailOf(lead), signal),
         ),
     };
-    this.destinations = [crm, unsubscribe, ...mailDestinations(this.name, options.mail, this.send)];
+    this.destinations = [
+      crm,
+      unsubscribe,
+      ...mailDestinations(this.name, options.mail, this.send, REACHED_THROUGH),
+    ];
   }
 
   sendMail(message: MailMessage, ref: { id: string; receivedAt: Date }, signal: AbortSignal) {
@@ -98,6 +106,18 @@ export class BrevoProvider implements Provider {
       }
       throw new UpstreamError('Brevo could not delete the contact', { cause: error });
     }
+  }
+
+  checkAccount(signal: AbortSignal): Promise<string[]> {
+    const lists: Record<string, number> = {};
+    for (const { brevoList } of LEAD_KINDS) {
+      const id = this.options.lists[brevoList.setting];
+      if (id !== undefined) lists[brevoList.variable] = id;
+    }
+    return checkBrevoAccount(brevoGet(this.post, signal), {
+      lists,
+      sender: senderOf(this.options.mail).address,
+    });
   }
 
   async close(): Promise<void> {
@@ -152,6 +172,9 @@ function isReplyToRefusal(error: unknown): boolean {
     error instanceof BrevoError && error.status === 400 && /reply-?to/i.test(error.reason ?? '')
   );
 }
+
+/** Where Brevo is reached: what an alert about Brevo not answering asks to check. */
+const REACHED_THROUGH = 'BREVO_API_URL';
 
 /** Brevo limits `/contacts` to about 10 calls a second per account; e-mails draw on their own budget. */
 const budgetOf = (path: string) =>

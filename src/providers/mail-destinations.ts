@@ -42,10 +42,12 @@ export function mailDestinations(
   provider: string,
   settings: ProviderMailSettings,
   send: SendMail,
+  /** The setting that says where the provider is reached (Destination.reachedThrough). */
+  reachedThrough?: string,
 ): Destination[] {
   const { links } = settings;
   // docs/delivery.md, « Each destination its own slots »: the provider's e-mails share one lane.
-  const mail = { provider, lane: `${provider}:email`, sendsMail: true } as const;
+  const mail = { provider, lane: `${provider}:email`, sendsMail: true, reachedThrough } as const;
   return [
     {
       name: CONFIRMATION_DESTINATION,

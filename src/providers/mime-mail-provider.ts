@@ -22,6 +22,8 @@ export interface MimeMailOptions {
   /** Erases the copies kept of these leads' messages (the outbox's files); says how many. */
   eraseCopies?: (leadIds: readonly string[]) => Promise<number>;
   close?: () => Promise<void>;
+  /** The setting that says where the e-mails go (Destination.reachedThrough). */
+  reachedThrough?: string;
 }
 
 /**
@@ -41,7 +43,7 @@ export class MimeMailProvider implements Provider {
   ) {
     this.sender = senderOf(settings);
     this.host = new URL(settings.siteUrl).hostname;
-    this.destinations = mailDestinations(name, settings, this.send);
+    this.destinations = mailDestinations(name, settings, this.send, options.reachedThrough);
   }
 
   /** An SMTP server keeps nothing leadgate could ask to erase; the outbox deletes its own files. */

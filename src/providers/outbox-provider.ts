@@ -33,7 +33,7 @@ export function createOutboxProvider(directory: string, settings: ProviderMailSe
       });
       await rename(`${file}.tmp`, file);
     },
-    { eraseCopies: (leadIds) => eraseMessages(directory, leadIds) },
+    { eraseCopies: (leadIds) => eraseMessages(directory, leadIds), reachedThrough: 'DATA_DIR' },
   );
 }
 

@@ -1,17 +1,24 @@
 import type { RateBudgets } from '../domain/rate-budget.ts';
 
 /*
- * The same cell rate as the database's (src/store/sql-rate-budgets.ts), one key per budget holding
- * its next free slot, moved on in one script so nodes never take the same slot. Redis's own clock
- * (TIME) is the one clock every node reads; keys expire a minute after their last slot.
+ * The same sliding window as the database's (src/store/sql-rate-budgets.ts, `nextSlot` in
+ * src/domain/rate-budget.ts), in one script so nodes never take the same slot: a list of the latest
+ * reserved calls (KEYS[1]) and a 429's « not before » (KEYS[2]). Redis's own clock (TIME) is the one
+ * clock every node reads; keys expire a minute after their window.
  */
 const RESERVE = `
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
-local interval = tonumber(ARGV[1])
-local slot = math.max(tonumber(redis.call('GET', KEYS[1]) or '0'), now)
-if slot - now > tonumber(ARGV[2]) then return {0, slot - now} end
-redis.call('SET', KEYS[1], slot + interval, 'PX', slot + interval - now + 60000)
+local calls = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local recent = redis.call('LRANGE', KEYS[1], 0, -1)
+local slot = math.max(now, tonumber(redis.call('GET', KEYS[2]) or '0'))
+if #recent > 0 then slot = math.max(slot, tonumber(recent[#recent])) end
+if #recent >= calls then slot = math.max(slot, tonumber(recent[#recent - calls + 1]) + window) end
+if slot - now > tonumber(ARGV[3]) then return {0, slot - now} end
+redis.call('RPUSH', KEYS[1], slot)
+redis.call('LTRIM', KEYS[1], -calls, -1)
+redis.call('PEXPIRE', KEYS[1], slot - now + window + 60000)
 return {1, slot - now}`;
 
 const PAUSE = `
@@ -47,27 +54,30 @@ export function redisRateBudgets(
     redis.on('error', () => {});
     return redis;
   });
-  const keyOf = (key: string) => `leadgate:budget:${key}`;
+  const callsOf = (key: string) => `leadgate:budget:${key}:calls`;
+  const pauseOf = (key: string) => `leadgate:budget:${key}:pause`;
   return {
-    async reserve(key, intervalMs, maxWaitMs) {
+    async reserve(key, limit, maxWaitMs) {
       try {
         const redis = await connected;
         const [reserved, waitMs] = (await redis.eval(
           RESERVE,
-          1,
-          keyOf(key),
-          Math.ceil(intervalMs),
+          2,
+          callsOf(key),
+          pauseOf(key),
+          limit.calls,
+          Math.ceil(limit.windowMs),
           Math.floor(maxWaitMs),
         )) as [number, number];
         return { reserved: reserved === 1, waitMs };
       } catch {
-        return fallback.reserve(key, intervalMs, maxWaitMs);
+        return fallback.reserve(key, limit, maxWaitMs);
       }
     },
     async pauseUntil(key, untilMs) {
       try {
         const redis = await connected;
-        await redis.eval(PAUSE, 1, keyOf(key), Math.max(0, Math.ceil(untilMs - Date.now())));
+        await redis.eval(PAUSE, 1, pauseOf(key), Math.max(0, Math.ceil(untilMs - Date.now())));
       } catch {
         await fallback.pauseUntil(key, untilMs);
       }

@@ -79,6 +79,6 @@ export function createSmtpProvider(
         throw smtpFailure(role, error);
       }
     },
-    { close: async () => (await transport).close() },
+    { close: async () => (await transport).close(), reachedThrough: 'SMTP_URL' },
   );
 }

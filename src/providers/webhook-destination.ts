@@ -26,6 +26,7 @@ export function createWebhookDestination(url: URL, sender: WebhookSender, timeou
     backgroundOnly: true,
     // docs/webhooks.md: each receiver its own slots and its own deadline (WEBHOOK_TIMEOUT_MS).
     lane: name,
+    reachedThrough: 'WEBHOOK_URLS',
     // The sender ends the attempt at its own deadline and says so; this one only backs it up.
     ...(timeoutMs !== undefined && { timeoutMs: timeoutMs + Math.min(1000, timeoutMs) }),
     appliesTo: () => true,

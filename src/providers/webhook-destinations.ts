@@ -29,6 +29,7 @@ export function withWebhookDestinations(provider: Provider, config: Config): Pro
     alertAgency: (dead, signal) => provider.alertAgency(dead, signal),
     ...(provider.forget && { forget: provider.forget.bind(provider) }),
     ...(provider.sendMail && { sendMail: provider.sendMail.bind(provider) }),
+    ...(provider.checkAccount && { checkAccount: provider.checkAccount.bind(provider) }),
     async close() {
       await Promise.all([provider.close(), sender.close()]);
     },

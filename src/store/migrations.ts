@@ -315,6 +315,16 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.createIndex('leads_started').on('leads').column('started_at').execute();
     },
   },
+  // docs/delivery.md, « Provider rate budgets »: a budget holds its latest reserved calls (a sliding
+  // window) instead of one next slot; `next_slot_at` keeps a 429's « not before ».
+  '2026-11-26-730-provider-budget-windows': {
+    async up(db) {
+      await db.schema
+        .alterTable('provider_budgets')
+        .addColumn('recent_calls', 'text', (col) => col.notNull().defaultTo(''))
+        .execute();
+    },
+  },
 };
 
 /*

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { AlertCause, DeliveryAlert, DeliveryAlerts } from '../domain/alerts.ts';
 import { maskText } from '../domain/masking.ts';
 import { storableText } from './lead-rows.ts';
@@ -41,18 +41,26 @@ export class SqlDeliveryAlerts implements DeliveryAlerts {
     return Number(row.count) === 1;
   }
 
-  async heal(destination: string, at: Date): Promise<DeliveryAlert[]> {
+  async heal(
+    destination: string,
+    at: Date,
+    keys: readonly string[] = [],
+  ): Promise<DeliveryAlert[]> {
+    const causes = (eb: ExpressionBuilder<Database, 'delivery_alerts'>) =>
+      keys.length === 0
+        ? eb('destination', '=', destination)
+        : eb.or([eb('destination', '=', destination), eb('key', 'in', keys)]);
     // Never announced: nobody needs a recovery note.
     const silent = await this.db
       .deleteFrom('delivery_alerts')
-      .where('destination', '=', destination)
+      .where(causes)
       .where('announced_at', 'is', null)
       .returningAll()
       .execute();
     const healed = await this.db
       .updateTable('delivery_alerts')
       .set({ healed_at: at.toISOString() })
-      .where('destination', '=', destination)
+      .where(causes)
       .where('healed_at', 'is', null)
       .returningAll()
       .execute();
@@ -127,17 +135,20 @@ export class SqlDeliveryAlerts implements DeliveryAlerts {
       .execute();
   }
 
-  /** Each cause with the steps of its destination waiting now: « how many leads wait ». */
+  /** Each cause with the steps of its destination waiting now (« how many leads wait ») and given up. */
   private async withWaiting(rows: Selectable<DeliveryAlertsTable>[]): Promise<DeliveryAlert[]> {
     if (rows.length === 0) return [];
     const counts = await this.db
       .selectFrom('delivery_steps')
-      .select((eb) => ['destination', eb.fn.countAll<number | string>().as('waiting')])
+      .select((eb) => ['destination', 'status', eb.fn.countAll<number | string>().as('steps')])
       .where('destination', 'in', [...new Set(rows.map((row) => row.destination))])
-      .where('status', 'in', ['pending', 'retrying'])
-      .groupBy('destination')
+      .where('status', 'in', ['pending', 'retrying', 'dead'])
+      .groupBy(['destination', 'status'])
       .execute();
-    const waiting = new Map(counts.map((row) => [row.destination, Number(row.waiting)]));
+    const countOf = (destination: string, statuses: readonly string[]) =>
+      counts
+        .filter((row) => row.destination === destination && statuses.includes(row.status))
+        .reduce((sum, row) => sum + Number(row.steps), 0);
     return rows.map((row) => ({
       key: row.key,
       destination: row.destination,
@@ -147,7 +158,8 @@ export class SqlDeliveryAlerts implements DeliveryAlerts {
       since: new Date(row.since),
       lastAt: new Date(row.last_at),
       count: Number(row.count),
-      waiting: waiting.get(row.destination) ?? 0,
+      waiting: countOf(row.destination, ['pending', 'retrying']),
+      givenUp: countOf(row.destination, ['dead']),
       announcedAt: row.announced_at === null ? null : new Date(row.announced_at),
       healedAt: row.healed_at === null ? null : new Date(row.healed_at),
     }));

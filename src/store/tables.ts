@@ -100,7 +100,10 @@ export interface DeliveryStepsTable {
 /** A provider's rate budget: the next free call slot, in ms since the epoch (shared by every node). */
 export interface ProviderBudgetsTable {
   key: string;
+  /** No call before this moment (ms since the epoch): a 429's reset. */
   next_slot_at: number | string;
+  /** The latest reserved calls, ms since the epoch, comma-separated, oldest first. */
+  recent_calls: string;
 }
 
 /** Random keys generated once per database, shared by every node (docs/consent.md). */

@@ -34,6 +34,8 @@ interface StoredContact {
  */
 export async function startFakeBrevo(apiKey = 'k') {
   const requests: RecordedRequest[] = [];
+  /** When each request reached the fake (performance.now()), per path: what a sliding window counts. */
+  const arrivals = new Map<string, number[]>();
   /** Brevo's limit on POST /contacts (10 a second per account), enforced when `limitContacts` is on. */
   const limits = { contactsPerSecond: 0, answerAfterMs: 0 };
   const contactCalls: number[] = [];
@@ -53,6 +55,8 @@ export async function startFakeBrevo(apiKey = 'k') {
     attributes?: Set<string>;
     senders?: Set<string>;
     lists?: Set<number>;
+    /** Sending domains authenticated in Brevo (any of their addresses may send). */
+    domains?: Set<string>;
     refusedAddresses: Set<string>;
   } = { refusedAddresses: new Set() };
 
@@ -178,6 +182,20 @@ export async function startFakeBrevo(apiKey = 'k') {
         body: { senders: emails.map((email, id) => ({ id, name: 'Agence', email, active: true })) },
       };
     }
+    if (path === '/senders/domains') {
+      const names = [...(account.domains ?? [])];
+      return {
+        status: 200,
+        body: {
+          domains: names.map((domain_name, id) => ({
+            id,
+            domain_name,
+            authenticated: true,
+            verified: true,
+          })),
+        },
+      };
+    }
     return error(404, 'document_not_found', 'Invalid route');
   }
 
@@ -189,6 +207,8 @@ export async function startFakeBrevo(apiKey = 'k') {
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // Brevo counts a call when it arrives, before its body is read.
+    const arrived = performance.now();
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
@@ -199,6 +219,7 @@ export async function startFakeBrevo(apiKey = 'k') {
       // kept as text: the test sees what arrived
     }
     const path = (request.url ?? '/').split('?')[0]!;
+    arrivals.set(path, [...(arrivals.get(path) ?? []), arrived]);
     requests.push({ method: request.method ?? '', path, headers: request.headers, body });
 
     if (path === '/contacts' && limits.contactsPerSecond > 0) {
@@ -273,6 +294,16 @@ export async function startFakeBrevo(apiKey = 'k') {
     },
     requestsTo(path: string) {
       return requests.filter((request) => request.path === path);
+    },
+    /** The most calls to `path` that arrived within any one second (a sliding window, as Brevo counts). */
+    busiestSecond(path: string): number {
+      const times = arrivals.get(path) ?? [];
+      let busiest = 0;
+      for (let first = 0, last = 0; last < times.length; last += 1) {
+        while (times[last]! - times[first]! >= 1000) first += 1;
+        busiest = Math.max(busiest, last - first + 1);
+      }
+      return busiest;
     },
     /** Enforces Brevo's /contacts limit (0: off) and answers every call `answerAfterMs` late. */
     limit(settings: Partial<typeof limits>) {

@@ -75,7 +75,7 @@ describe('Brevo provider: contact (docs/brevo.md)', () => {
       updateEnabled: false,
     });
 
-    const [confirmation, notification] = fake.sent as Record<string, never>[];
+    const [confirmation, notification] = fake.sent as Record<string, string>[];
     expect(fake.sent).toHaveLength(2);
     expect(confirmation).toMatchObject({
       to: [{ email: lead.EMAIL }],

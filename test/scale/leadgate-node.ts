@@ -2,6 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { loadConfig } from '../../src/config.ts';
+import type { Store } from '../../src/domain/store.ts';
+import { createStore } from '../../src/store/create-store.ts';
 import { freePort } from '../helpers/postgres-cluster.ts';
 
 /** docs/deployment.md: one real `leadgate serve` process, as a node behind a load balancer runs it. */
@@ -79,6 +82,27 @@ async function waitUntilLive(node: LeadgateNode, timeoutMs = 60_000): Promise<vo
   }
   await node.stop();
   throw new Error(`leadgate did not answer within ${timeoutMs} ms:\n${node.output()}`);
+}
+
+/** Two nodes on the database `env.DATABASE_URL` names, and that journal opened to read what they did. */
+export interface TwoNodes {
+  nodes: LeadgateNode[];
+  journal: Store;
+  stop(): Promise<void>;
+}
+
+export async function startTwoNodes(env: Record<string, string>): Promise<TwoNodes> {
+  // One after the other: each pre-renders its site at start, and this machine is shared.
+  const nodes = [await startNode(env), await startNode(env)];
+  const journal = await createStore(loadConfig({ DATABASE_URL: env.DATABASE_URL }));
+  return {
+    nodes,
+    journal,
+    async stop() {
+      await journal.close();
+      await Promise.all(nodes.map((node) => node.stop()));
+    },
+  };
 }
 
 export function postJson(

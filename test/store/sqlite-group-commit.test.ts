@@ -9,6 +9,7 @@ import { GroupCommitSqliteDialect, WalSync } from '../../src/store/sqlite/sqlite
 
 interface Db {
   items: { id: number };
+  provider_budgets: { key: string; recent_calls: string };
 }
 
 /**
@@ -43,6 +44,7 @@ describe('SQLite group commit (a lead acknowledged is on disk, one sync for many
       dialect: new GroupCommitSqliteDialect({ database }, new WalSync(`${file}-wal`, sync)),
     });
     await sql`CREATE TABLE items (id INTEGER PRIMARY KEY)`.execute(db);
+    await sql`CREATE TABLE provider_budgets (key TEXT PRIMARY KEY, recent_calls TEXT)`.execute(db);
     return { db, durable, syncs };
   }
 
@@ -93,6 +95,24 @@ describe('SQLite group commit (a lead acknowledged is on disk, one sync for many
       .returningAll()
       .execute();
     expect(moved).toEqual({ id: 3 });
+    expect(syncs.count).toBe(after + 1);
+  });
+
+  it('waits for no sync after a provider budget’s reservation (docs/delivery.md, « Provider rate budgets »)', async () => {
+    const { db, syncs } = await open();
+    await db.insertInto('items').values({ id: 1 }).execute();
+    const after = syncs.count;
+    await db
+      .insertInto('provider_budgets')
+      .values({ key: 'brevo:contacts', recent_calls: '' })
+      .execute();
+    await db
+      .updateTable('provider_budgets')
+      .set({ recent_calls: '1' })
+      .where('key', '=', 'brevo:contacts')
+      .execute();
+    expect(syncs.count).toBe(after);
+    await db.insertInto('items').values({ id: 2 }).execute();
     expect(syncs.count).toBe(after + 1);
   });
 });

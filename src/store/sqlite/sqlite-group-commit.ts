@@ -5,6 +5,7 @@ import {
   InsertQueryNode,
   SelectQueryNode,
   SqliteDialect,
+  TableNode,
   UpdateQueryNode,
   type CompiledQuery,
   type DatabaseConnection,
@@ -94,6 +95,25 @@ function changedNothing(query: CompiledQuery, result: QueryResult<unknown>): boo
   return dml && result.rows.length === 0 && (result.numAffectedRows ?? 0n) === 0n;
 }
 
+/**
+ * Tables whose rows are not worth a wait for the disk: a provider's rate budget (docs/delivery.md,
+ * « Provider rate budgets ») is reserved before every call, and a reservation lost to a power cut
+ * is one call not counted for a second, by a process that is gone too. Its writes stay in the WAL
+ * and reach the disk with the next sync.
+ */
+const UNSYNCED_TABLES = new Set(['provider_budgets']);
+
+function writesOnlyUnsynced(query: CompiledQuery): boolean {
+  const node = query.query;
+  const table = UpdateQueryNode.is(node) ? node.table : InsertQueryNode.is(node) ? node.into : null;
+  return (
+    table !== null &&
+    table !== undefined &&
+    TableNode.is(table) &&
+    UNSYNCED_TABLES.has(table.table.identifier.name)
+  );
+}
+
 /** A connection that remembers whether it wrote since it was acquired. */
 class TrackedConnection implements DatabaseConnection {
   wrote = false;
@@ -103,7 +123,7 @@ class TrackedConnection implements DatabaseConnection {
     if (SelectQueryNode.is(query.query)) return this.inner.executeQuery<R>(query);
     try {
       const result = await this.inner.executeQuery<R>(query);
-      if (!changedNothing(query, result)) this.wrote = true;
+      if (!changedNothing(query, result) && !writesOnlyUnsynced(query)) this.wrote = true;
       return result;
     } catch (error) {
       // A failed statement inside a transaction may follow others that wrote.
