@@ -43,7 +43,9 @@ async function reading<T>(
 
 /** docs/operations.md: which migrations the database has, which this version would apply, and the backups kept. */
 export async function databaseStatus(config: Config, out: NodeJS.WritableStream): Promise<number> {
-  const states = await reading(config, ({ db }) => migrationStates(db as Kysely<unknown>));
+  const states = await reading(config, ({ db, schema }) =>
+    migrationStates(db as Kysely<unknown>, schema),
+  );
   for (const state of states) {
     const when = state.appliedAt ? state.appliedAt.toISOString() : 'en attente';
     out.write(`${when.padEnd(24)}  ${state.name}\n`);

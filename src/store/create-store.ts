@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { migrateToLatest, migrationStates } from './migrations.ts';
+import { migrateToLatest, migrationStates, type DialectSchema } from './migrations.ts';
 import type { JournalWrites } from './journal-writes.ts';
 import {
   assertReachable,
@@ -16,8 +16,9 @@ import { SqliteJournalWrites } from './sqlite/sqlite-journal-writes.ts';
 import { withStatementCache } from './sqlite/sqlite-statement-cache.ts';
 import { storeConsentWordings } from './sql-consent.ts';
 import { SqlStore } from './sql-store.ts';
-import { postgresLeadSearch } from './lead-search-postgres.ts';
-import { sqliteLeadSearch } from './lead-search-sqlite.ts';
+import { postgresLeadSearch, postgresSchema } from './postgres/postgres-lead-search.ts';
+import { sqliteLeadSearch, sqliteSchema } from './sqlite/sqlite-lead-search.ts';
+import type { LeadSearchDialect } from './lead-search.ts';
 import type { Store } from '../domain/store.ts';
 import type { Database } from './tables.ts';
 
@@ -40,6 +41,8 @@ export interface ReadOnlyDatabase {
   db: Kysely<Database>;
   /** The SQLite connection (for its online backup), undefined on PostgreSQL. */
   sqlite: SQLite.Database | undefined;
+  /** This database's share of the schema, for reading which migrations are applied. */
+  schema: DialectSchema;
   close(): Promise<void>;
 }
 
@@ -62,7 +65,7 @@ export async function openForReading(settings: StoreSettings): Promise<ReadOnlyD
   if (settings.databaseUrl) {
     const db = postgresDatabase(settings.databaseUrl, settings.database);
     await assertReachable(db, settings.databaseUrl);
-    return { db, sqlite: undefined, close: () => db.destroy() };
+    return { db, sqlite: undefined, schema: postgresSchema, close: () => db.destroy() };
   }
   assertJournalExists(settings);
   const database = new SQLite(sqliteFile(settings.dataDir), {
@@ -71,12 +74,12 @@ export async function openForReading(settings: StoreSettings): Promise<ReadOnlyD
   });
   database.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { db, sqlite: database, close: () => db.destroy() };
+  return { db, sqlite: database, schema: sqliteSchema, close: () => db.destroy() };
 }
 
 /** The one place that picks the database: PostgreSQL when DATABASE_URL is set, else a SQLite file. */
 export async function createStore(settings: StoreSettings): Promise<Store> {
-  const { db, migrate, writes } = settings.databaseUrl
+  const { db, migrate, writes, search } = settings.databaseUrl
     ? postgres(settings.databaseUrl, settings.database)
     : sqlite(settings.dataDir);
   try {
@@ -86,12 +89,7 @@ export async function createStore(settings: StoreSettings): Promise<Store> {
     await db.destroy();
     throw error;
   }
-  return new SqlStore(
-    db,
-    writes(settings.secrets ?? []),
-    settings.databaseUrl ? postgresLeadSearch : sqliteLeadSearch,
-    settings.secrets ?? [],
-  );
+  return new SqlStore(db, writes(settings.secrets ?? []), search, settings.secrets ?? []);
 }
 
 interface Opened {
@@ -103,6 +101,8 @@ interface Opened {
    * to date (SQLite prepares its statements then). `secrets`: what a provider's error may quote.
    */
   writes: (secrets: readonly string[]) => JournalWrites;
+  /** The inbox's full-text match and payload fields, as this database's schema holds them. */
+  search: LeadSearchDialect;
 }
 
 function postgres(connectionString: string, settings: PostgresSettings): Opened {
@@ -110,6 +110,7 @@ function postgres(connectionString: string, settings: PostgresSettings): Opened 
   return {
     db,
     writes: (secrets) => new PostgresJournalWrites(db, secrets),
+    search: postgresLeadSearch,
     async migrate() {
       await assertReachable(db, connectionString);
       // Kysely's Migrator holds a PostgreSQL advisory lock: nodes starting together migrate once. The
@@ -121,7 +122,7 @@ function postgres(connectionString: string, settings: PostgresSettings): Opened 
         statementTimeoutMs: 0,
       });
       try {
-        await migrateToLatest(migrator as Kysely<unknown>);
+        await migrateToLatest(migrator as Kysely<unknown>, postgresSchema);
       } finally {
         await migrator.destroy();
       }
@@ -148,13 +149,14 @@ function sqlite(dataDir: string): Opened {
   return {
     db,
     writes: (secrets) => new SqliteJournalWrites(db, database, wal, secrets),
+    search: sqliteLeadSearch,
     // Kysely takes no lock on SQLite: the write lock of BEGIN IMMEDIATE makes a second process (the
     // server and `leads replay` started together) wait, then find the migrations already applied.
     async migrate() {
       await backupBeforeSchemaChange(database, db, dataDir);
       database.exec('BEGIN IMMEDIATE');
       try {
-        await migrateToLatest(db as Kysely<unknown>);
+        await migrateToLatest(db as Kysely<unknown>, sqliteSchema);
         database.exec('COMMIT');
       } catch (error) {
         if (database.inTransaction) database.exec('ROLLBACK');
@@ -174,7 +176,7 @@ async function backupBeforeSchemaChange(
   db: Kysely<Database>,
   dataDir: string,
 ): Promise<void> {
-  const states = await migrationStates(db as Kysely<unknown>);
+  const states = await migrationStates(db as Kysely<unknown>, sqliteSchema);
   const pending = states.find((state) => state.appliedAt === undefined);
   if (!pending || !states.some((state) => state.appliedAt !== undefined)) return;
   await backupSqlite(database, preMigrationBackupFile(dataDir, pending.name, new Date()));

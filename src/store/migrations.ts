@@ -1,417 +1,349 @@
-import { Migrator, PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { privacyDeskMigration } from './privacy-desk-migration.ts';
 import { staffMigration } from './staff-migration.ts';
+
+/**
+ * The schema objects that differ by database (docs/workspace.md, "Recherche" and "Performances"):
+ * each adapter gives its own (sqlite/sqlite-lead-search.ts, postgres/postgres-lead-search.ts), chosen
+ * in create-store.ts with the rest of the adapter, so no migration asks which database it runs on.
+ */
+export interface DialectSchema {
+  /** Full-text search over what a person wrote, kept up to date by the database itself. */
+  createLeadSearch(db: Kysely<unknown>): Promise<void>;
+  /** What the inbox reads of the payload, made cheap to filter by (nothing to do where it is). */
+  storePayloadFields(db: Kysely<unknown>): Promise<void>;
+}
 
 /*
  * Migrations live in code, not in files found at run time, so the same list runs from the checkout,
  * from tests and from a bundled build. Append new entries; never edit one that has shipped.
  */
-export const MIGRATIONS: Readonly<Record<string, Migration>> = {
-  '2026-11-22-001-journal': {
-    async up(db) {
-      await db.schema
-        .createTable('leads')
-        .addColumn('id', 'text', (col) => col.primaryKey())
-        .addColumn('kind', 'text', (col) => col.notNull())
-        .addColumn('email', 'text', (col) => col.notNull())
-        .addColumn('payload', 'text', (col) => col.notNull())
-        .addColumn('received_at', 'text', (col) => col.notNull())
-        .addColumn('status', 'text', (col) => col.notNull())
-        .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))
-        .addColumn('last_error', 'text')
-        .addColumn('provider_answer', 'text')
-        .addColumn('updated_at', 'text', (col) => col.notNull())
-        .execute();
-      await db.schema
-        .createIndex('leads_status')
-        .on('leads')
-        .columns(['status', 'received_at'])
-        .execute();
-      await db.schema
-        .createTable('known_addresses')
-        .addColumn('audience', 'text', (col) => col.notNull())
-        .addColumn('email', 'text', (col) => col.notNull())
-        .addColumn('first_seen_at', 'text', (col) => col.notNull())
-        .addPrimaryKeyConstraint('known_addresses_pk', ['audience', 'email'])
-        .execute();
+export function migrations(schema: DialectSchema): Readonly<Record<string, Migration>> {
+  return {
+    '2026-11-22-001-journal': {
+      async up(db) {
+        await db.schema
+          .createTable('leads')
+          .addColumn('id', 'text', (col) => col.primaryKey())
+          .addColumn('kind', 'text', (col) => col.notNull())
+          .addColumn('email', 'text', (col) => col.notNull())
+          .addColumn('payload', 'text', (col) => col.notNull())
+          .addColumn('received_at', 'text', (col) => col.notNull())
+          .addColumn('status', 'text', (col) => col.notNull())
+          .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('last_error', 'text')
+          .addColumn('provider_answer', 'text')
+          .addColumn('updated_at', 'text', (col) => col.notNull())
+          .execute();
+        await db.schema
+          .createIndex('leads_status')
+          .on('leads')
+          .columns(['status', 'received_at'])
+          .execute();
+        await db.schema
+          .createTable('known_addresses')
+          .addColumn('audience', 'text', (col) => col.notNull())
+          .addColumn('email', 'text', (col) => col.notNull())
+          .addColumn('first_seen_at', 'text', (col) => col.notNull())
+          .addPrimaryKeyConstraint('known_addresses_pk', ['audience', 'email'])
+          .execute();
+      },
     },
-  },
-  // docs/deployment.md: `leads replay` on several nodes leases each lead it takes; rate limits counted across nodes.
-  '2026-11-22-002-replay-lease-and-rate-limits': {
-    async up(db) {
-      await db.schema.alterTable('leads').addColumn('claimed_until', 'text').execute();
-      await db.schema
-        .createTable('rate_limit_hits')
-        .addColumn('key', 'text', (col) => col.primaryKey())
-        .addColumn('hits', 'integer', (col) => col.notNull())
-        .addColumn('reset_at', 'text', (col) => col.notNull())
-        .execute();
+    // docs/deployment.md: `leads replay` on several nodes leases each lead it takes; rate limits counted across nodes.
+    '2026-11-22-002-replay-lease-and-rate-limits': {
+      async up(db) {
+        await db.schema.alterTable('leads').addColumn('claimed_until', 'text').execute();
+        await db.schema
+          .createTable('rate_limit_hits')
+          .addColumn('key', 'text', (col) => col.primaryKey())
+          .addColumn('hits', 'integer', (col) => col.notNull())
+          .addColumn('reset_at', 'text', (col) => col.notNull())
+          .execute();
+      },
     },
-  },
-  // docs/reliability.md: Idempotency-Key records, and the e-mails of each lead already handed over.
-  '2026-11-22-003-idempotency-and-handoffs': {
-    async up(db) {
-      await db.schema
-        .createTable('idempotency_keys')
-        .addColumn('key', 'text', (col) => col.primaryKey())
-        .addColumn('fingerprint', 'text', (col) => col.notNull())
-        .addColumn('lead_id', 'text', (col) => col.notNull())
-        .addColumn('state', 'text', (col) => col.notNull())
-        .addColumn('existing', 'integer')
-        .addColumn('created_at', 'text', (col) => col.notNull())
-        .addColumn('updated_at', 'text', (col) => col.notNull())
-        .execute();
-      await db.schema
-        .createTable('lead_handoffs')
-        .addColumn('lead_id', 'text', (col) => col.notNull())
-        .addColumn('role', 'text', (col) => col.notNull())
-        .addColumn('handed_over_at', 'text', (col) => col.notNull())
-        .addPrimaryKeyConstraint('lead_handoffs_pk', ['lead_id', 'role'])
-        .execute();
+    // docs/reliability.md: Idempotency-Key records, and the e-mails of each lead already handed over.
+    '2026-11-22-003-idempotency-and-handoffs': {
+      async up(db) {
+        await db.schema
+          .createTable('idempotency_keys')
+          .addColumn('key', 'text', (col) => col.primaryKey())
+          .addColumn('fingerprint', 'text', (col) => col.notNull())
+          .addColumn('lead_id', 'text', (col) => col.notNull())
+          .addColumn('state', 'text', (col) => col.notNull())
+          .addColumn('existing', 'integer')
+          .addColumn('created_at', 'text', (col) => col.notNull())
+          .addColumn('updated_at', 'text', (col) => col.notNull())
+          .execute();
+        await db.schema
+          .createTable('lead_handoffs')
+          .addColumn('lead_id', 'text', (col) => col.notNull())
+          .addColumn('role', 'text', (col) => col.notNull())
+          .addColumn('handed_over_at', 'text', (col) => col.notNull())
+          .addPrimaryKeyConstraint('lead_handoffs_pk', ['lead_id', 'role'])
+          .execute();
+      },
     },
-  },
-  // The proof of consent of each lead (docs/consent.md): the wording by its SHA-256, stored once.
-  '2026-11-23-004-consent': {
-    async up(db) {
-      await db.schema
-        .createTable('consent_wordings')
-        .addColumn('hash', 'text', (col) => col.primaryKey())
-        .addColumn('version', 'text', (col) => col.notNull())
-        .addColumn('text', 'text', (col) => col.notNull())
-        .addColumn('stored_at', 'text', (col) => col.notNull())
-        .execute();
-      for (const column of [
-        'consent_wording',
-        'consent_given_at',
-        'consent_channel',
-        'consent_page',
-        'consent_network',
-      ]) {
-        await db.schema.alterTable('leads').addColumn(column, 'text').execute();
-      }
+    // The proof of consent of each lead (docs/consent.md): the wording by its SHA-256, stored once.
+    '2026-11-23-004-consent': {
+      async up(db) {
+        await db.schema
+          .createTable('consent_wordings')
+          .addColumn('hash', 'text', (col) => col.primaryKey())
+          .addColumn('version', 'text', (col) => col.notNull())
+          .addColumn('text', 'text', (col) => col.notNull())
+          .addColumn('stored_at', 'text', (col) => col.notNull())
+          .execute();
+        for (const column of [
+          'consent_wording',
+          'consent_given_at',
+          'consent_channel',
+          'consent_page',
+          'consent_network',
+        ]) {
+          await db.schema.alterTable('leads').addColumn(column, 'text').execute();
+        }
+      },
     },
-  },
-  // Erasure (docs/consent.md): the key that salts address hashes, and the addresses erased (hashed).
-  '2026-11-23-005-people': {
-    async up(db) {
-      await db.schema
-        .createTable('secrets')
-        .addColumn('name', 'text', (col) => col.primaryKey())
-        .addColumn('value', 'text', (col) => col.notNull())
-        .execute();
-      await db.schema
-        .createTable('forgotten_people')
-        .addColumn('reference', 'text', (col) => col.primaryKey())
-        .addColumn('forgotten_at', 'text', (col) => col.notNull())
-        .execute();
+    // Erasure (docs/consent.md): the key that salts address hashes, and the addresses erased (hashed).
+    '2026-11-23-005-people': {
+      async up(db) {
+        await db.schema
+          .createTable('secrets')
+          .addColumn('name', 'text', (col) => col.primaryKey())
+          .addColumn('value', 'text', (col) => col.notNull())
+          .execute();
+        await db.schema
+          .createTable('forgotten_people')
+          .addColumn('reference', 'text', (col) => col.primaryKey())
+          .addColumn('forgotten_at', 'text', (col) => col.notNull())
+          .execute();
+      },
     },
-  },
-  // docs/reliability.md: one confirmation per address, endpoint and 24 hours, shared by every node.
-  '2026-11-23-006-confirmation-sends': {
-    async up(db) {
-      await db.schema
-        .createTable('confirmation_sends')
-        .addColumn('kind', 'text', (col) => col.notNull())
-        .addColumn('email', 'text', (col) => col.notNull())
-        .addColumn('lead_id', 'text', (col) => col.notNull())
-        .addColumn('sent_at', 'text', (col) => col.notNull())
-        .addPrimaryKeyConstraint('confirmation_sends_pk', ['kind', 'email'])
-        .execute();
+    // docs/reliability.md: one confirmation per address, endpoint and 24 hours, shared by every node.
+    '2026-11-23-006-confirmation-sends': {
+      async up(db) {
+        await db.schema
+          .createTable('confirmation_sends')
+          .addColumn('kind', 'text', (col) => col.notNull())
+          .addColumn('email', 'text', (col) => col.notNull())
+          .addColumn('lead_id', 'text', (col) => col.notNull())
+          .addColumn('sent_at', 'text', (col) => col.notNull())
+          .addPrimaryKeyConstraint('confirmation_sends_pk', ['kind', 'email'])
+          .execute();
+      },
     },
-  },
-  // Delivery as journaled steps, one per destination of each lead (docs/delivery.md), and the
-  // provider rate budgets every node draws on.
-  '2026-11-23-007-delivery-steps': {
-    async up(db) {
-      await db.schema
-        .createTable('delivery_steps')
-        .addColumn('lead_id', 'text', (col) => col.notNull())
-        .addColumn('destination', 'text', (col) => col.notNull())
-        .addColumn('provider', 'text', (col) => col.notNull())
-        .addColumn('status', 'text', (col) => col.notNull())
-        .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))
-        .addColumn('next_attempt_at', 'text', (col) => col.notNull())
-        .addColumn('lease_until', 'text')
-        .addColumn('last_error', 'text')
-        .addColumn('detail', 'text')
-        .addColumn('received_at', 'text', (col) => col.notNull())
-        .addColumn('updated_at', 'text', (col) => col.notNull())
-        .addColumn('alerted_at', 'text')
-        .addPrimaryKeyConstraint('delivery_steps_pk', ['lead_id', 'destination'])
-        .execute();
-      await db.schema
-        .createIndex('delivery_steps_due')
-        .on('delivery_steps')
-        .columns(['status', 'next_attempt_at'])
-        .execute();
-      await db.schema
-        .createTable('provider_budgets')
-        .addColumn('key', 'text', (col) => col.primaryKey())
-        .addColumn('next_slot_at', 'bigint', (col) => col.notNull())
-        .execute();
-      // Replaced by delivery_steps, which records every destination, not only e-mails.
-      await db.schema.dropTable('lead_handoffs').execute();
+    // Delivery as journaled steps, one per destination of each lead (docs/delivery.md), and the
+    // provider rate budgets every node draws on.
+    '2026-11-23-007-delivery-steps': {
+      async up(db) {
+        await db.schema
+          .createTable('delivery_steps')
+          .addColumn('lead_id', 'text', (col) => col.notNull())
+          .addColumn('destination', 'text', (col) => col.notNull())
+          .addColumn('provider', 'text', (col) => col.notNull())
+          .addColumn('status', 'text', (col) => col.notNull())
+          .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('next_attempt_at', 'text', (col) => col.notNull())
+          .addColumn('lease_until', 'text')
+          .addColumn('last_error', 'text')
+          .addColumn('detail', 'text')
+          .addColumn('received_at', 'text', (col) => col.notNull())
+          .addColumn('updated_at', 'text', (col) => col.notNull())
+          .addColumn('alerted_at', 'text')
+          .addPrimaryKeyConstraint('delivery_steps_pk', ['lead_id', 'destination'])
+          .execute();
+        await db.schema
+          .createIndex('delivery_steps_due')
+          .on('delivery_steps')
+          .columns(['status', 'next_attempt_at'])
+          .execute();
+        await db.schema
+          .createTable('provider_budgets')
+          .addColumn('key', 'text', (col) => col.primaryKey())
+          .addColumn('next_slot_at', 'bigint', (col) => col.notNull())
+          .execute();
+        // Replaced by delivery_steps, which records every destination, not only e-mails.
+        await db.schema.dropTable('lead_handoffs').execute();
+      },
     },
-  },
-  // The newsletter's double opt-in (docs/consent.md): each subscription's link, followed or
-  // withdrawn; the primary key makes a link single-use, even across nodes.
-  '2026-11-24-009-newsletter-confirmations': {
-    async up(db) {
-      await db.schema
-        .createTable('newsletter_confirmations')
-        .addColumn('lead_id', 'text', (col) => col.primaryKey())
-        .addColumn('email', 'text', (col) => col.notNull())
-        .addColumn('confirmed_at', 'text')
-        .addColumn('confirmed_network', 'text')
-        .addColumn('withdrawn_at', 'text')
-        .execute();
-      await db.schema
-        .createIndex('newsletter_confirmations_email')
-        .on('newsletter_confirmations')
-        .column('email')
-        .execute();
+    // The newsletter's double opt-in (docs/consent.md): each subscription's link, followed or
+    // withdrawn; the primary key makes a link single-use, even across nodes.
+    '2026-11-24-009-newsletter-confirmations': {
+      async up(db) {
+        await db.schema
+          .createTable('newsletter_confirmations')
+          .addColumn('lead_id', 'text', (col) => col.primaryKey())
+          .addColumn('email', 'text', (col) => col.notNull())
+          .addColumn('confirmed_at', 'text')
+          .addColumn('confirmed_network', 'text')
+          .addColumn('withdrawn_at', 'text')
+          .execute();
+        await db.schema
+          .createIndex('newsletter_confirmations_email')
+          .on('newsletter_confirmations')
+          .column('email')
+          .execute();
+      },
     },
-  },
-  /**
-   * docs/reliability.md: the per-domain hourly cap on confirmations counts the claims of a domain;
-   * docs/api-decisions.md ("Bot trap"): why a lead is `spam`, for the agency's review.
-   */
-  '2026-11-26-100-confirmation-domains-and-spam-reasons': {
-    async up(db) {
-      await db.schema.alterTable('confirmation_sends').addColumn('domain', 'text').execute();
-      await db.schema
-        .createIndex('confirmation_sends_domain')
-        .on('confirmation_sends')
-        .columns(['domain', 'sent_at'])
-        .execute();
-      await db.schema.alterTable('leads').addColumn('spam_reason', 'text').execute();
+    /**
+     * docs/reliability.md: the per-domain hourly cap on confirmations counts the claims of a domain;
+     * docs/api-decisions.md ("Bot trap"): why a lead is `spam`, for the agency's review.
+     */
+    '2026-11-26-100-confirmation-domains-and-spam-reasons': {
+      async up(db) {
+        await db.schema.alterTable('confirmation_sends').addColumn('domain', 'text').execute();
+        await db.schema
+          .createIndex('confirmation_sends_domain')
+          .on('confirmation_sends')
+          .columns(['domain', 'sent_at'])
+          .execute();
+        await db.schema.alterTable('leads').addColumn('spam_reason', 'text').execute();
+      },
     },
-  },
-  // docs/delivery.md, « Alerts »: one row per open cause, and a lead whose step was refused for
-  // good is `refused`, no longer `delivered` (« Lead status »).
-  '2026-11-26-200-delivery-alerts': {
-    async up(db) {
-      await db.schema
-        .createTable('delivery_alerts')
-        .addColumn('key', 'text', (col) => col.primaryKey())
-        .addColumn('destination', 'text', (col) => col.notNull())
-        .addColumn('provider', 'text', (col) => col.notNull())
-        .addColumn('fix', 'text', (col) => col.notNull())
-        .addColumn('said', 'text', (col) => col.notNull())
-        .addColumn('since', 'text', (col) => col.notNull())
-        .addColumn('last_at', 'text', (col) => col.notNull())
-        .addColumn('count', 'integer', (col) => col.notNull())
-        .addColumn('announced_at', 'text')
-        .addColumn('healed_at', 'text')
-        .addColumn('closing_at', 'text')
-        .execute();
-      await sql`update leads set status = 'refused' where status = 'delivered' and exists (
+    // docs/delivery.md, « Alerts »: one row per open cause, and a lead whose step was refused for
+    // good is `refused`, no longer `delivered` (« Lead status »).
+    '2026-11-26-200-delivery-alerts': {
+      async up(db) {
+        await db.schema
+          .createTable('delivery_alerts')
+          .addColumn('key', 'text', (col) => col.primaryKey())
+          .addColumn('destination', 'text', (col) => col.notNull())
+          .addColumn('provider', 'text', (col) => col.notNull())
+          .addColumn('fix', 'text', (col) => col.notNull())
+          .addColumn('said', 'text', (col) => col.notNull())
+          .addColumn('since', 'text', (col) => col.notNull())
+          .addColumn('last_at', 'text', (col) => col.notNull())
+          .addColumn('count', 'integer', (col) => col.notNull())
+          .addColumn('announced_at', 'text')
+          .addColumn('healed_at', 'text')
+          .addColumn('closing_at', 'text')
+          .execute();
+        await sql`update leads set status = 'refused' where status = 'delivered' and exists (
         select 1 from delivery_steps where delivery_steps.lead_id = leads.id
         and delivery_steps.status = 'refused')`.execute(db);
+      },
     },
-  },
-  // The agency's team and its audit trail (docs/workspace.md).
-  '2026-11-26-500-staff': staffMigration,
-  // docs/consent.md, "Requests about one's data": the register of RGPD requests. The address is
-  // `address`, not `email`: People.forget() deletes every row of an `email` column, and the
-  // register must outlive an erasure (it blanks `address`, keeping `reference` and the dates).
-  '2026-11-26-300-privacy-requests': {
-    async up(db) {
-      await db.schema
-        .createTable('privacy_requests')
-        .addColumn('id', 'text', (col) => col.primaryKey())
-        .addColumn('received_at', 'text', (col) => col.notNull())
-        .addColumn('channel', 'text', (col) => col.notNull())
-        .addColumn('kind', 'text', (col) => col.notNull())
-        .addColumn('address', 'text')
-        .addColumn('reference', 'text', (col) => col.notNull())
-        .addColumn('status', 'text', (col) => col.notNull())
-        .addColumn('confirmed_at', 'text')
-        .addColumn('handled_by', 'text')
-        .addColumn('answered_at', 'text')
-        .addColumn('note', 'text')
-        .execute();
-      await db.schema
-        .createIndex('privacy_requests_received_at')
-        .on('privacy_requests')
-        .column('received_at')
-        .execute();
+    // The agency's team and its audit trail (docs/workspace.md).
+    '2026-11-26-500-staff': staffMigration,
+    // docs/consent.md, "Requests about one's data": the register of RGPD requests. The address is
+    // `address`, not `email`: People.forget() deletes every row of an `email` column, and the
+    // register must outlive an erasure (it blanks `address`, keeping `reference` and the dates).
+    '2026-11-26-300-privacy-requests': {
+      async up(db) {
+        await db.schema
+          .createTable('privacy_requests')
+          .addColumn('id', 'text', (col) => col.primaryKey())
+          .addColumn('received_at', 'text', (col) => col.notNull())
+          .addColumn('channel', 'text', (col) => col.notNull())
+          .addColumn('kind', 'text', (col) => col.notNull())
+          .addColumn('address', 'text')
+          .addColumn('reference', 'text', (col) => col.notNull())
+          .addColumn('status', 'text', (col) => col.notNull())
+          .addColumn('confirmed_at', 'text')
+          .addColumn('handled_by', 'text')
+          .addColumn('answered_at', 'text')
+          .addColumn('note', 'text')
+          .execute();
+        await db.schema
+          .createIndex('privacy_requests_received_at')
+          .on('privacy_requests')
+          .column('received_at')
+          .execute();
+      },
     },
-  },
-  // docs/workspace.md: how the team works each lead (status, assignee, first reading), its notes and
-  // history, and the indexes of the inbox (newest first, by status, by assignee, a person's leads).
-  '2026-11-26-600-workspace-leads': {
-    async up(db) {
-      for (const column of ['assignee', 'read_at', 'read_by', 'started_at']) {
-        await db.schema.alterTable('leads').addColumn(column, 'text').execute();
-      }
-      await db.schema
-        .alterTable('leads')
-        .addColumn('work_status', 'text', (col) => col.notNull().defaultTo('nouveau'))
-        .execute();
-      const indexes: [string, string[]][] = [
-        ['leads_received', ['received_at', 'id']],
-        ['leads_work_status', ['work_status', 'received_at', 'id']],
-        ['leads_assignee', ['assignee', 'received_at', 'id']],
-        ['leads_assignee_status', ['assignee', 'work_status', 'received_at', 'id']],
-        ['leads_email', ['email', 'received_at']],
-      ];
-      for (const [name, columns] of indexes) {
-        await db.schema.createIndex(name).on('leads').columns(columns).execute();
-      }
-      await db.schema
-        .createTable('lead_activity')
-        .addColumn('id', 'text', (col) => col.primaryKey())
-        .addColumn('lead_id', 'text', (col) => col.notNull())
-        .addColumn('at', 'text', (col) => col.notNull())
-        .addColumn('staff_id', 'text', (col) => col.notNull())
-        .addColumn('staff_name', 'text', (col) => col.notNull())
-        .addColumn('kind', 'text', (col) => col.notNull())
-        .addColumn('value', 'text')
-        .addColumn('previous', 'text')
-        .execute();
-      await db.schema
-        .createIndex('lead_activity_lead')
-        .on('lead_activity')
-        .columns(['lead_id', 'at'])
-        .execute();
-      if (isPostgres(db)) await postgresLeadSearch(db);
-      else await sqliteLeadSearch(db);
+    // docs/workspace.md: how the team works each lead (status, assignee, first reading), its notes and
+    // history, and the indexes of the inbox (newest first, by status, by assignee, a person's leads).
+    '2026-11-26-600-workspace-leads': {
+      async up(db) {
+        for (const column of ['assignee', 'read_at', 'read_by', 'started_at']) {
+          await db.schema.alterTable('leads').addColumn(column, 'text').execute();
+        }
+        await db.schema
+          .alterTable('leads')
+          .addColumn('work_status', 'text', (col) => col.notNull().defaultTo('nouveau'))
+          .execute();
+        const indexes: [string, string[]][] = [
+          ['leads_received', ['received_at', 'id']],
+          ['leads_work_status', ['work_status', 'received_at', 'id']],
+          ['leads_assignee', ['assignee', 'received_at', 'id']],
+          ['leads_assignee_status', ['assignee', 'work_status', 'received_at', 'id']],
+          ['leads_email', ['email', 'received_at']],
+        ];
+        for (const [name, columns] of indexes) {
+          await db.schema.createIndex(name).on('leads').columns(columns).execute();
+        }
+        await db.schema
+          .createTable('lead_activity')
+          .addColumn('id', 'text', (col) => col.primaryKey())
+          .addColumn('lead_id', 'text', (col) => col.notNull())
+          .addColumn('at', 'text', (col) => col.notNull())
+          .addColumn('staff_id', 'text', (col) => col.notNull())
+          .addColumn('staff_name', 'text', (col) => col.notNull())
+          .addColumn('kind', 'text', (col) => col.notNull())
+          .addColumn('value', 'text')
+          .addColumn('previous', 'text')
+          .execute();
+        await db.schema
+          .createIndex('lead_activity_lead')
+          .on('lead_activity')
+          .columns(['lead_id', 'at'])
+          .execute();
+        await schema.createLeadSearch(db);
+      },
     },
-  },
-  // The workspace's RGPD desk: the register's manual entries and the opt-out list.
-  '2026-11-26-700-privacy-desk': privacyDeskMigration,
-  // docs/workspace.md, "Performances": what bench/workspace.ts found slow over 100,000 leads.
-  '2026-11-26-710-inbox-indexes': {
-    async up(db) {
-      // One assignee's leads of one kind and status, newest first: the index answers all three
-      // conditions, so the total counts only the matching leads instead of every lead of the
-      // assignee in that status (and PostgreSQL no longer falls back to reading the whole table).
-      await db.schema
-        .createIndex('leads_assignee_kind_status')
-        .on('leads')
-        .columns(['assignee', 'kind', 'work_status', 'received_at', 'id'])
-        .execute();
-      if (isPostgres(db)) await postgresStoredPayloadFields(db);
+    // The workspace's RGPD desk: the register's manual entries and the opt-out list.
+    '2026-11-26-700-privacy-desk': privacyDeskMigration,
+    // docs/workspace.md, "Performances": what bench/workspace.ts found slow over 100,000 leads.
+    '2026-11-26-710-inbox-indexes': {
+      async up(db) {
+        // One assignee's leads of one kind and status, newest first: the index answers all three
+        // conditions, so the total counts only the matching leads instead of every lead of the
+        // assignee in that status (and PostgreSQL no longer falls back to reading the whole table).
+        await db.schema
+          .createIndex('leads_assignee_kind_status')
+          .on('leads')
+          .columns(['assignee', 'kind', 'work_status', 'received_at', 'id'])
+          .execute();
+        await schema.storePayloadFields(db);
+      },
     },
-  },
-  // docs/workspace.md, « Le point du matin »: the team's daily summary, one row per business day;
-  // « Le tableau de bord »: the leads started in a week, by index.
-  '2026-11-26-720-team-summaries': {
-    async up(db) {
-      await db.schema
-        .createTable('team_summaries')
-        .addColumn('day', 'text', (col) => col.primaryKey())
-        .addColumn('due_at', 'text', (col) => col.notNull())
-        .addColumn('status', 'text', (col) => col.notNull())
-        .addColumn('attempts', 'integer', (col) => col.notNull())
-        .addColumn('next_attempt_at', 'text', (col) => col.notNull())
-        .addColumn('lease_until', 'text')
-        .addColumn('last_error', 'text')
-        .addColumn('detail', 'text')
-        .addColumn('updated_at', 'text', (col) => col.notNull())
-        .execute();
-      // The dashboard's « Délai avant « en cours » » reads the leads started in a week.
-      await db.schema.createIndex('leads_started').on('leads').column('started_at').execute();
+    // docs/workspace.md, « Le point du matin »: the team's daily summary, one row per business day;
+    // « Le tableau de bord »: the leads started in a week, by index.
+    '2026-11-26-720-team-summaries': {
+      async up(db) {
+        await db.schema
+          .createTable('team_summaries')
+          .addColumn('day', 'text', (col) => col.primaryKey())
+          .addColumn('due_at', 'text', (col) => col.notNull())
+          .addColumn('status', 'text', (col) => col.notNull())
+          .addColumn('attempts', 'integer', (col) => col.notNull())
+          .addColumn('next_attempt_at', 'text', (col) => col.notNull())
+          .addColumn('lease_until', 'text')
+          .addColumn('last_error', 'text')
+          .addColumn('detail', 'text')
+          .addColumn('updated_at', 'text', (col) => col.notNull())
+          .execute();
+        // The dashboard's « Délai avant « en cours » » reads the leads started in a week.
+        await db.schema.createIndex('leads_started').on('leads').column('started_at').execute();
+      },
     },
-  },
-  // docs/delivery.md, « Provider rate budgets »: a budget holds its latest reserved calls (a sliding
-  // window) instead of one next slot; `next_slot_at` keeps a 429's « not before ».
-  '2026-11-26-730-provider-budget-windows': {
-    async up(db) {
-      await db.schema
-        .alterTable('provider_budgets')
-        .addColumn('recent_calls', 'text', (col) => col.notNull().defaultTo(''))
-        .execute();
+    // docs/delivery.md, « Provider rate budgets »: a budget holds its latest reserved calls (a sliding
+    // window) instead of one next slot; `next_slot_at` keeps a 429's « not before ».
+    '2026-11-26-730-provider-budget-windows': {
+      async up(db) {
+        await db.schema
+          .alterTable('provider_budgets')
+          .addColumn('recent_calls', 'text', (col) => col.notNull().defaultTo(''))
+          .execute();
+      },
     },
-  },
-};
-
-/*
- * Full-text search over what a person wrote (docs/workspace.md, "Recherche"): the one schema object
- * that differs by dialect, so the migration asks which database it runs on.
- */
-function isPostgres(db: Kysely<unknown>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
+  };
 }
 
-const ACCENTED = 'àâäáãåçéèêëíìîïñóòôöõúùûüýÿÀÂÄÁÃÅÇÉÈÊËÍÌÎÏÑÓÒÔÖÕÚÙÛÜÝŸ';
-const UNACCENTED = 'aaaaaaceeeeiiiinooooouuuuyyAAAAAACEEEEIIIINOOOOOUUUUYY';
-
-/**
- * PostgreSQL: the words of a lead's payload without accents, as ASCII words ('simple' lower-cases
- * them), JSON escapes and punctuation turned to spaces so an address is found by any of its parts.
- * Stored in the column `search_words` (migration "2026-11-26-710-inbox-indexes"), which the query
- * (lead-search-postgres.ts) and the GIN index read.
- */
-export const POSTGRES_LEAD_DOCUMENT = `to_tsvector('simple'::regconfig, regexp_replace(translate(payload, '${ACCENTED}', '${UNACCENTED}'), '\\\\[nrtbf]|[^A-Za-z0-9]+', ' ', 'g'))`;
-
-/**
- * PostgreSQL: what the inbox reads from the payload, kept in stored columns rather than computed by
- * the indexes only. A filter or a search listed newest first, and the totals, test the leads one by
- * one; on the expressions each test parsed the payload again (the words: about 65 µs a lead with
- * the regular expression; the sector: a JSON parse), on the columns it reads a value. The indexes
- * move to the columns.
- */
-async function postgresStoredPayloadFields(db: Kysely<unknown>): Promise<void> {
-  for (const statement of [
-    // One statement, so the table is rewritten once.
-    `ALTER TABLE leads
-       ADD COLUMN search_words tsvector GENERATED ALWAYS AS (${POSTGRES_LEAD_DOCUMENT}) STORED,
-       ADD COLUMN audit_sector text GENERATED ALWAYS AS ((payload::jsonb ->> 'sector')) STORED`,
-    `DROP INDEX leads_search`,
-    `DROP INDEX leads_sector`,
-    `CREATE INDEX leads_search_words ON leads USING gin (search_words)`,
-    // The channel too: counting a sector's leads of one channel then reads only those.
-    `CREATE INDEX leads_audit_sector ON leads (audit_sector, consent_channel, received_at, id)`,
-  ]) {
-    await sql.raw(statement).execute(db);
-  }
-}
-
-async function postgresLeadSearch(db: Kysely<unknown>): Promise<void> {
-  await sql
-    .raw(`CREATE INDEX leads_search ON leads USING gin ((${POSTGRES_LEAD_DOCUMENT}))`)
-    .execute(db);
-  // The audit's sector, read by the inbox's filter with this exact expression (lead-search-postgres.ts).
-  await sql
-    .raw(`CREATE INDEX leads_sector ON leads (((payload::jsonb ->> 'sector')), received_at, id)`)
-    .execute(db);
-}
-
-/**
- * SQLite: an FTS5 index without a copy of the text (contentless, deletable), fed and emptied by
- * triggers on `leads`, so the intake, erasure and retention need no code of their own. Its rows are
- * numbered through lead_search_rows, as a VACUUM may renumber the rowids of `leads`.
- */
-async function sqliteLeadSearch(db: Kysely<unknown>): Promise<void> {
-  const words = (row: string) =>
-    `(SELECT group_concat(value, ' ') FROM json_tree(${row}.payload) WHERE type = 'text')`;
-  for (const statement of [
-    `CREATE TABLE lead_search_rows (row_id INTEGER PRIMARY KEY, lead_ref TEXT NOT NULL UNIQUE)`,
-    `CREATE VIRTUAL TABLE lead_search USING fts5(body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`,
-    `CREATE TRIGGER leads_search_insert AFTER INSERT ON leads BEGIN
-       INSERT INTO lead_search_rows (lead_ref) VALUES (new.id);
-       INSERT INTO lead_search (rowid, body) VALUES (last_insert_rowid(), ${words('new')});
-     END`,
-    `CREATE TRIGGER leads_search_delete AFTER DELETE ON leads BEGIN
-       DELETE FROM lead_search WHERE rowid = (SELECT row_id FROM lead_search_rows WHERE lead_ref = old.id);
-       DELETE FROM lead_search_rows WHERE lead_ref = old.id;
-     END`,
-    // The audit's sector, read by the inbox's filter with this exact expression (lead-search-sqlite.ts).
-    `CREATE INDEX leads_sector ON leads (json_extract(payload, '$.sector'), received_at, id)`,
-    `INSERT INTO lead_search_rows (lead_ref) SELECT id FROM leads ORDER BY received_at`,
-    `INSERT INTO lead_search (rowid, body)
-       SELECT r.row_id, ${words('l')} FROM lead_search_rows r JOIN leads l ON l.id = r.lead_ref`,
-  ]) {
-    await sql.raw(statement).execute(db);
-  }
-}
-
-function migrator(db: Kysely<unknown>): Migrator {
+function migrator(db: Kysely<unknown>, schema: DialectSchema): Migrator {
   return new Migrator({
     db,
-    provider: { getMigrations: async () => MIGRATIONS },
+    provider: { getMigrations: async () => migrations(schema) },
     // Kysely's default, localeCompare, loads ICU's collation at every start (~14 ms, a thirtieth of
     // a start: docs/performance.md, "What a start loads"); the names are ASCII dates, and code-unit
     // order is the order Kysely sorts the known migrations in anyway.
@@ -419,8 +351,8 @@ function migrator(db: Kysely<unknown>): Migrator {
   });
 }
 
-export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
-  const { error } = await migrator(db).migrateToLatest();
+export async function migrateToLatest(db: Kysely<unknown>, schema: DialectSchema): Promise<void> {
+  const { error } = await migrator(db, schema).migrateToLatest();
   if (error) throw error;
 }
 
@@ -431,7 +363,10 @@ export interface MigrationState {
 }
 
 /** Every migration this code knows, applied or pending, oldest first; reads only. */
-export async function migrationStates(db: Kysely<unknown>): Promise<MigrationState[]> {
-  const infos = await migrator(db).getMigrations();
+export async function migrationStates(
+  db: Kysely<unknown>,
+  schema: DialectSchema,
+): Promise<MigrationState[]> {
+  const infos = await migrator(db, schema).getMigrations();
   return infos.map((info) => ({ name: info.name, appliedAt: info.executedAt }));
 }

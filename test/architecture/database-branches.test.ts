@@ -28,7 +28,7 @@ const DATABASE_MARKERS = [
   /process\.env\.DATABASE_URL/,
   /from 'better-sqlite3'/,
   /from 'pg'/,
-  /\b(Sqlite|Postgres)Dialect\b/,
+  /\b(Sqlite|Postgres)(Dialect|Adapter)\b/,
   /\bdialect\s*===/,
 ];
 

@@ -8,7 +8,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { replayLeads } from '../../src/cli/delivery-commands.ts';
 import { loadConfig } from '../../src/config.ts';
 import { postgresDatabase } from '../../src/store/postgres/postgres-database.ts';
-import { MIGRATIONS } from '../../src/store/migrations.ts';
+import { migrations } from '../../src/store/migrations.ts';
+import { postgresSchema } from '../../src/store/postgres/postgres-lead-search.ts';
+import { sqliteSchema } from '../../src/store/sqlite/sqlite-lead-search.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 import {
   createTestDatabase,
@@ -45,7 +47,12 @@ async function journalAt006(env: Record<string, string>, leads: Record<string, u
         dialect: new SqliteDialect({ database: new SQLite(join(dataDir, 'leadgate.sqlite')) }),
       });
   try {
-    const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+    const migrator = new Migrator({
+      db,
+      provider: {
+        getMigrations: async () => migrations(config.databaseUrl ? postgresSchema : sqliteSchema),
+      },
+    });
     const { error } = await migrator.migrateTo(BEFORE_STEPS);
     if (error) throw error;
     await (db as Kysely<{ leads: Record<string, unknown> }>)

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { databaseStatus } from '../../src/cli/db-commands.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createStore } from '../../src/store/create-store.ts';
-import { MIGRATIONS } from '../../src/store/migrations.ts';
+import { migrations } from '../../src/store/migrations.ts';
+import { sqliteSchema } from '../../src/store/sqlite/sqlite-lead-search.ts';
 
 let dataDir: string;
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -35,12 +36,12 @@ const appliedIn = (file: string) => {
 
 /** A journal as the previous version left it: every migration but the last one applied. */
 async function journalOfPreviousVersion(file: string): Promise<string> {
-  const names = Object.keys(MIGRATIONS).sort();
+  const names = Object.keys(migrations(sqliteSchema)).sort();
   const previous = names.at(-2)!;
   const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(file) }) });
   const { error } = await new Migrator({
     db,
-    provider: { getMigrations: async () => MIGRATIONS },
+    provider: { getMigrations: async () => migrations(sqliteSchema) },
   }).migrateTo(previous);
   await db.destroy();
   if (error) throw error;
