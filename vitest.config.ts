@@ -9,6 +9,7 @@ const POSTGRES_SUITES = [
   'test/workspace/workspace-security.test.ts',
   'test/workspace/audit-retention.test.ts',
   'test/workspace/people-desk.test.ts',
+  'test/workspace/two-nodes.test.ts',
   // The team's whole day in Chromium: search, statuses, « Relancer », release and export.
   'test/workspace/workspace-browser.test.ts',
   // docs/workspace.md: the dashboard's figures and the team's daily summary on both journals.
