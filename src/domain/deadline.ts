@@ -4,12 +4,14 @@ import { UnreachableError } from './errors.ts';
 export async function withDeadline<T>(
   ms: number,
   task: (signal: AbortSignal) => Promise<T>,
+  /** What the error names as the wait, when the deadline is a share of a longer one. */
+  wait = `${ms} ms`,
 ): Promise<T> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const error = new UnreachableError(`no answer within ${ms} ms`);
+      const error = new UnreachableError(`no answer within ${wait}`);
       controller.abort(error);
       reject(error);
     }, ms);

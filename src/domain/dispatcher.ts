@@ -155,13 +155,21 @@ export function createDispatcher({
     return afterFailure(policy, failure, now(), random);
   }
 
-  async function run(step: ClaimedStep, ms?: number): Promise<StepRun> {
+  /** `handOff`: a lead's steps handed over one after the other within one wait (deliverLead). */
+  async function run(
+    step: ClaimedStep,
+    handOff?: { leftMs: number; totalMs: number },
+  ): Promise<StepRun> {
     const destination = byTarget.get(keyOf(step))!;
-    const deadline = Math.min(ms ?? Infinity, deadlineOf(destination));
+    const ownDeadline = deadlineOf(destination);
+    const shared = handOff !== undefined && handOff.leftMs < ownDeadline;
     let result: StepRun;
     try {
-      const detail = await withDeadline(deadline, (signal) =>
-        destination.deliver(step.lead, signal),
+      // A step left with what earlier steps did not use of the hand-off says so, not « 1 ms ».
+      const detail = await withDeadline(
+        shared ? handOff.leftMs : ownDeadline,
+        (signal) => destination.deliver(step.lead, signal),
+        shared ? `the ${handOff.totalMs} ms of the lead's hand-off` : undefined,
       );
       result = { step, outcome: { status: 'done', detail } };
     } catch (error) {
@@ -325,7 +333,7 @@ export function createDispatcher({
         );
         const failures: StepRun[] = [];
         for (const step of claimed) {
-          const result = await run(step, Math.max(1, until - Date.now()));
+          const result = await run(step, { leftMs: Math.max(1, until - Date.now()), totalMs: ms });
           if (result.outcome.status !== 'done' && result.outcome.status !== 'refused') {
             failures.push(result);
           }
