@@ -5,7 +5,7 @@ import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { ensureSiteBuilt } from '../../site/freshness.ts';
 import { privacySettings } from '../../site/privacy-notice.ts';
 import { loadConfig as loadConfigFrom } from '../config.ts';
-import { LEAD_STATUSES, type LeadStatus } from '../domain/lead-status.ts';
+import { LEAD_STATUSES, type LeadStatus } from '../domain/delivery/lead-status.ts';
 import { LEAD_KINDS, type LeadKind } from '../schemas/lead-kinds.ts';
 import { renderEnvExample } from '../config/env-example.ts';
 import { startServer } from '../server.ts';
@@ -22,7 +22,7 @@ import { PREVIEWS, type PreviewName } from '../mail/mail-previews.ts';
 import { addTeamMember } from './team-commands.ts';
 import { testWebhook } from './webhooks-commands.ts';
 import type { CliIo } from './cli-io.ts';
-import { createLogger } from '../http/logging.ts';
+import { createLogger } from '../observability/logging.ts';
 
 /**
  * docs/operations.md ("Private by default"): the journal, the outbox's .eml files and the backups
@@ -120,6 +120,11 @@ export function createProgram(io: CliIo): Command {
         outDir: config.distDir,
         identity: identityPolicyFromEnv(env, options.allowSampleIdentity),
         privacy: privacySettings(config),
+      }).catch(async (error: unknown) => {
+        // A build refused (a mistake in site/agency.yaml) exits at once: esbuild's process is let
+        // finish first, or it dies writing a Go stack trace under the one-line message.
+        await bundled;
+        throw error;
       });
       for (const warning of result.warnings) stderr.write(`${warning}\n`);
       stdout.write(
