@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.ts';
-import type { Lead } from '../src/domain/lead.ts';
+import type { Lead } from '../src/domain/lead/lead.ts';
 import type { Store } from '../src/domain/store.ts';
 import { createStore } from '../src/store/create-store.ts';
 import { CONTACT_BODY } from './contact.ts';

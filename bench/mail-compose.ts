@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import nodemailer from 'nodemailer';
-import type { Lead } from '../src/domain/lead.ts';
+import type { Lead } from '../src/domain/lead/lead.ts';
 import { confirmationEmail } from '../src/mail/confirmation.ts';
 import { parseMailbox, type MailMessage, type MailSettings } from '../src/mail/mail-message.ts';
 import { composeMime } from '../src/mail/mime-message.ts';

@@ -5,7 +5,7 @@
 // than this row (docs/performance.md, "The accept path").
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { loggerOptions } from '../src/http/logging.ts';
+import { loggerOptions } from '../src/observability/logging.ts';
 import { createStore } from '../src/store/create-store.ts';
 import { NO_DESTINATION_PROVIDER } from './lib/no-destination-provider.ts';
 

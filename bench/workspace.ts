@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Kysely, sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
-import type { InboxQuery } from '../src/domain/lead-work.ts';
+import type { InboxQuery } from '../src/domain/team/lead-work.ts';
 import type { Store } from '../src/domain/store.ts';
 import { createStore } from '../src/store/create-store.ts';
 import { postgresDatabase } from '../src/store/postgres/postgres-database.ts';

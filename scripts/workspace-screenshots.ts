@@ -5,7 +5,7 @@
  * trap and one has its notification given up, then an admin signs in through the pages.
  */
 import { join } from 'node:path';
-import type { Lead } from '../src/domain/lead.ts';
+import type { Lead } from '../src/domain/lead/lead.ts';
 import { inviteStaff } from '../src/workspace/invitations.ts';
 import { launchChromium } from '../test/helpers/browser.ts';
 import { serveBuiltSite } from '../test/helpers/browser-site.ts';

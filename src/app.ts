@@ -3,24 +3,28 @@ import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import { createDispatcherFor } from './wiring/dispatcher-setup.ts';
-import type { Dispatcher, DispatcherTimings } from './domain/dispatcher.ts';
-import { startIdempotencySweep } from './domain/idempotency-sweep.ts';
-import { createIntake } from './domain/intake.ts';
-import { createNewsletter } from './domain/newsletter.ts';
-import { createNewsletterLinks } from './domain/newsletter-links.ts';
-import { registerApi } from './http/api-plugin.ts';
-import { createBotTrap } from './http/bot-trap.ts';
-import { ignoreBodies } from './http/body-parsers.ts';
+import type { Dispatcher, DispatcherTimings } from './domain/delivery/dispatcher.ts';
+import { startIdempotencySweep } from './domain/intake/idempotency-sweep.ts';
+import { createIntake } from './domain/intake/intake.ts';
+import { createNewsletter } from './domain/newsletter/newsletter.ts';
+import { createNewsletterLinks } from './domain/newsletter/newsletter-links.ts';
+import { registerApi } from './http/api/api-plugin.ts';
+import { createBotTrap } from './http/forms/bot-trap.ts';
+import { ignoreBodies } from './http/api/body-parsers.ts';
 import { apiErrors } from './schemas/error-catalog.ts';
-import { registerErrorHandler } from './http/error-handler.ts';
-import { registerHealthRoutes } from './http/health-routes.ts';
-import { readFormPages } from './http/form-pages.ts';
-import { newsletterPageHtml, registerNewsletterRoutes } from './http/newsletter-routes.ts';
-import { createMetrics, measuredDeliveries, registerMetrics } from './http/metrics.ts';
-import { registerRequestIdHeader, registerRequestLog, requestIdFor } from './http/logging.ts';
+import { registerErrorHandler } from './http/api/error-handler.ts';
+import { registerHealthRoutes } from './http/api/health-routes.ts';
+import { readFormPages } from './http/forms/form-pages.ts';
+import { newsletterPageHtml, registerNewsletterRoutes } from './http/api/newsletter-routes.ts';
+import { createMetrics, measuredDeliveries, registerMetrics } from './observability/metrics.ts';
+import {
+  registerRequestIdHeader,
+  registerRequestLog,
+  requestIdFor,
+} from './observability/logging.ts';
 import { registerMcp } from './mcp/mcp-routes.ts';
-import { ConfigurationError } from './domain/errors.ts';
-import { forgetPerson } from './domain/forget-person.ts';
+import { ConfigurationError } from './domain/lead/errors.ts';
+import { forgetPerson } from './domain/privacy/forget-person.ts';
 import { createPrivacyLinks } from './privacy/privacy-links.ts';
 import {
   privacyApiRoutes,
@@ -28,22 +32,22 @@ import {
   registerPrivacyPages,
 } from './privacy/privacy-routes.ts';
 import { createPrivacy } from './privacy/privacy-service.ts';
-import { registerOpenApiRoute } from './http/openapi-route.ts';
-import { createFastPath } from './http/fast-path.ts';
-import { pageFastAnswer } from './http/page-fast-path.ts';
-import { createRefusedClients } from './http/refusal-fast-path.ts';
-import { registerSite } from './http/site-routes.ts';
-import { watchSite } from './http/site-watch.ts';
+import { registerOpenApiRoute } from './http/api/openapi-route.ts';
+import { createFastPath } from './http/site/fast-path.ts';
+import { pageFastAnswer } from './http/site/page-fast-path.ts';
+import { createRefusedClients } from './http/limits/refusal-fast-path.ts';
+import { registerSite } from './http/site/site-routes.ts';
+import { watchSite } from './http/site/site-watch.ts';
 import { rateLimitCounters } from './wiring/rate-limit-counters.ts';
 import {
   DEFAULT_SERVER_TIMEOUTS,
   serverTimeoutOptions,
   type ServerTimeouts,
-} from './http/server-timeouts.ts';
-import { validatorCompiler } from './http/validator.ts';
+} from './http/limits/server-timeouts.ts';
+import { validatorCompiler } from './http/api/validator.ts';
 import { registerWorkspace } from './workspace/workspace-plugin.ts';
 import type { ScryptCost } from './workspace/secrets.ts';
-import type { Provider } from './domain/provider.ts';
+import type { Provider } from './domain/delivery/provider.ts';
 import type { Store } from './domain/store.ts';
 
 export interface AppDependencies {
@@ -57,7 +61,7 @@ export interface AppDependencies {
   siteDir?: string;
   /**
    * docs/site.md "Serving": take a new build of siteDir as soon as `leadgate build` swaps it in
-   * (src/http/site-watch.ts). On by default with a site.
+   * (src/http/site/site-watch.ts). On by default with a site.
    */
   watchSite?: boolean;
   /** docs/workspace.md: the workspace's clock (sessions, invitations); tests move it. */

@@ -1,16 +1,16 @@
 import { mailIdentity } from '../../site/mail-identity.ts';
 import { createDispatcherFor } from '../wiring/dispatcher-setup.ts';
 import { InvalidConfigError, type Config } from '../config.ts';
-import { summarizeBacklog } from '../domain/backlog.ts';
-import type { Dispatcher } from '../domain/dispatcher.ts';
-import { describeError } from '../domain/deadline.ts';
-import { UNFINISHED_STEP_STATUSES } from '../domain/deliveries.ts';
-import type { Destination } from '../domain/destination.ts';
-import type { LeadLog } from '../domain/lead-log.ts';
-import { LEAD_STATUSES } from '../domain/lead-status.ts';
-import type { Provider } from '../domain/provider.ts';
+import { summarizeBacklog } from '../domain/delivery/backlog.ts';
+import type { Dispatcher } from '../domain/delivery/dispatcher.ts';
+import { describeError } from '../domain/delivery/deadline.ts';
+import { UNFINISHED_STEP_STATUSES } from '../domain/delivery/deliveries.ts';
+import type { Destination } from '../domain/delivery/destination.ts';
+import type { LeadLog } from '../domain/delivery/lead-log.ts';
+import { LEAD_STATUSES } from '../domain/delivery/lead-status.ts';
+import type { Provider } from '../domain/delivery/provider.ts';
 import type { Store } from '../domain/store.ts';
-import { createLogger } from '../http/logging.ts';
+import { createLogger } from '../observability/logging.ts';
 import { createProvider } from '../providers/create-provider.ts';
 import { withExistingStore, withStore } from './leads-commands.ts';
 

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { InvalidConfigError, type Config } from '../config.ts';
-import { maskText } from '../domain/masking.ts';
-import { excelCsv, machineCsv, summary } from '../domain/lead-table.ts';
+import { maskText } from '../domain/lead/masking.ts';
+import { excelCsv, machineCsv, summary } from '../domain/team/lead-table.ts';
 import { pruneOutbox } from '../providers/outbox-pruning.ts';
 import { assertJournalExists, createStore, MissingJournalError } from '../store/create-store.ts';
-import type { LeadStatus } from '../domain/lead-status.ts';
+import type { LeadStatus } from '../domain/delivery/lead-status.ts';
 import type { JournalEntry, Store } from '../domain/store.ts';
 
 export async function withStore<T>(config: Config, task: (store: Store) => Promise<T>): Promise<T> {

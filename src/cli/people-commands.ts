@@ -1,6 +1,6 @@
 import { mailIdentity } from '../../site/mail-identity.ts';
 import type { Config } from '../config.ts';
-import { forgetPerson, type ForgetOutcome } from '../domain/forget-person.ts';
+import { forgetPerson, type ForgetOutcome } from '../domain/privacy/forget-person.ts';
 import { personReport } from '../privacy/person-report.ts';
 import { createProvider } from '../providers/create-provider.ts';
 import { withExistingStore, withStore } from './leads-commands.ts';

@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
-import { releaseSpamLead, type Refusal } from '../domain/spam-release.ts';
-import type { LeadLog } from '../domain/lead-log.ts';
-import { createLogger } from '../http/logging.ts';
+import { releaseSpamLead, type Refusal } from '../domain/team/spam-release.ts';
+import type { LeadLog } from '../domain/delivery/lead-log.ts';
+import { createLogger } from '../observability/logging.ts';
 import { withDispatcher } from './delivery-commands.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { StaffRole } from '../domain/staff.ts';
+import type { StaffRole } from '../domain/team/staff.ts';
 import { inviteStaff, isAddress } from '../workspace/invitations.ts';
 import { auditEntry } from '../workspace/staff-actions.ts';
 import { withStore } from './leads-commands.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidConfigError, type Config } from '../config.ts';
-import { consentRecord } from '../domain/consent.ts';
-import type { Lead } from '../domain/lead.ts';
+import { consentRecord } from '../domain/lead/consent.ts';
+import type { Lead } from '../domain/lead/lead.ts';
 import { webhookDestinationName } from '../providers/webhook-destination.ts';
 import { webhookMessageFor } from '../providers/webhook-message.ts';
 import { createWebhookSender } from '../providers/webhook-sender.ts';

@@ -1,17 +1,17 @@
 import type { LeadKind } from '../schemas/lead-kinds.ts';
-import type { JournalEntry } from './journal-entry.ts';
-import type { LeadStatus } from './lead-status.ts';
-import type { DeliveryAlerts } from './alerts.ts';
-import type { ConfirmationSends } from './confirmation-cap.ts';
-import type { Deliveries } from './deliveries.ts';
-import type { IdempotencyKeys } from './idempotency-keys.ts';
-import type { LeadWork } from './lead-work.ts';
-import type { NewsletterJournal } from './newsletter.ts';
-import type { OptOutList } from './opt-out.ts';
-import type { PrivacyRegister } from './privacy-register.ts';
-import type { RateBudgets } from './rate-budget.ts';
-import type { StaffJournal } from './staff.ts';
-import type { TeamSummaryJournal } from './team-summary.ts';
+import type { JournalEntry } from './delivery/journal-entry.ts';
+import type { LeadStatus } from './delivery/lead-status.ts';
+import type { DeliveryAlerts } from './delivery/alerts.ts';
+import type { ConfirmationSends } from './newsletter/confirmation-cap.ts';
+import type { Deliveries } from './delivery/deliveries.ts';
+import type { IdempotencyKeys } from './intake/idempotency-keys.ts';
+import type { LeadWork } from './team/lead-work.ts';
+import type { NewsletterJournal } from './newsletter/newsletter.ts';
+import type { OptOutList } from './newsletter/opt-out.ts';
+import type { PrivacyRegister } from './privacy/privacy-register.ts';
+import type { RateBudgets } from './delivery/rate-budget.ts';
+import type { StaffJournal } from './team/staff.ts';
+import type { TeamSummaryJournal } from './team/team-summary.ts';
 
 export type { JournalEntry };
 

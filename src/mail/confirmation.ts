@@ -1,4 +1,4 @@
-import { emailOf, firstNameOf, type Lead } from '../domain/lead.ts';
+import { emailOf, firstNameOf, type Lead } from '../domain/lead/lead.ts';
 import { sentByAssistant } from '../schemas/field-labels.ts';
 import { leadKindOf, type LeadKindDescriptor } from '../schemas/lead-kinds.ts';
 import type { MailBlock } from './mail-blocks.ts';

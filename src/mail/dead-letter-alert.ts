@@ -1,4 +1,4 @@
-import type { AgencyAlert } from '../domain/alerts.ts';
+import type { AgencyAlert } from '../domain/delivery/alerts.ts';
 import { escapeHtml, type MailMessage, type MailSettings } from './mail-message.ts';
 
 /** A delivery alert (docs/delivery.md, « Alerts ») as an e-mail to the agency: its lines, as written. */

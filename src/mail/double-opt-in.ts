@@ -1,10 +1,10 @@
-import { emailOf, firstNameOf, type Lead } from '../domain/lead.ts';
+import { emailOf, firstNameOf, type Lead } from '../domain/lead/lead.ts';
 import { greeting, signature } from './confirmation.ts';
 import { fillText } from './mail-identity.ts';
 import { mailHtml, mailText, type MailPage } from './mail-layout.ts';
 import type { MailMessage, MailSettings } from './mail-message.ts';
 
-/** The signed links of one subscription (src/domain/newsletter-links.ts). */
+/** The signed links of one subscription (src/domain/newsletter/newsletter-links.ts). */
 export interface OptInLinks {
   confirmUrl: string;
   unsubscribeUrl: string;

@@ -1,5 +1,5 @@
-import { questionnaireSector } from '../domain/audit-answers.ts';
-import type { Lead } from '../domain/lead.ts';
+import { questionnaireSector } from '../domain/intake/audit-answers.ts';
+import type { Lead } from '../domain/lead/lead.ts';
 import { fieldLabel, sectorLabel } from '../schemas/field-labels.ts';
 import { answersField, type LeadKindDescriptor } from '../schemas/lead-kinds.ts';
 import { findQuestion } from '../schemas/questionnaires.ts';

@@ -1,5 +1,5 @@
-import { consentRecord } from '../domain/consent.ts';
-import type { Lead } from '../domain/lead.ts';
+import { consentRecord } from '../domain/lead/consent.ts';
+import type { Lead } from '../domain/lead/lead.ts';
 import type { ConsentChannel } from '../schemas/consent.ts';
 import { AUDIT_EXAMPLE, CONTACT_EXAMPLE, SUBSCRIBE_EXAMPLE } from '../schemas/examples.ts';
 import type { LeadRequest } from '../schemas/lead-kinds.ts';

@@ -1,5 +1,5 @@
-import type { Lead } from '../domain/lead.ts';
-import { emailOf, firstNameOf } from '../domain/lead.ts';
+import type { Lead } from '../domain/lead/lead.ts';
+import { emailOf, firstNameOf } from '../domain/lead/lead.ts';
 import { CHANNEL_LABELS, sectorLabel, sentByAssistant } from '../schemas/field-labels.ts';
 import { leadKindOf, textField, type LeadKindDescriptor } from '../schemas/lead-kinds.ts';
 import { frenchDateTime } from './french-date.ts';

@@ -1,7 +1,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ConsentEvidence } from '../domain/consent.ts';
-import type { Intake } from '../domain/intake.ts';
-import { domainErrorToApiError } from '../http/error-handler.ts';
+import type { ConsentEvidence } from '../domain/lead/consent.ts';
+import type { Intake } from '../domain/intake/intake.ts';
+import { domainErrorToApiError } from '../http/api/error-handler.ts';
 import { compileSchemaOnFirstUse } from '../schemas/compile-schema.ts';
 import {
   LEAD_KINDS,
@@ -13,7 +13,7 @@ import { apiErrors, type ApiError } from '../schemas/error-catalog.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../schemas/idempotency-key.ts';
 import { validationToApiError } from '../schemas/validation-errors.ts';
 import type { SuccessResponse } from '../schemas/responses.ts';
-import { successBody } from '../http/lead-routes.ts';
+import { successBody } from '../http/api/lead-routes.ts';
 
 /** The MCP stand-in for the Idempotency-Key header: a retried tool call with the same key journals once. */
 export const IDEMPOTENCY_ARGUMENT = 'idempotency_key';

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Intake } from '../domain/intake.ts';
+import type { Intake } from '../domain/intake/intake.ts';
 import type { Privacy } from '../privacy/privacy-service.ts';
-import { registerBodyParsers } from '../http/body-parsers.ts';
-import { registerRateLimit, type RateLimitSettings } from '../http/rate-limit.ts';
-import { bindLeadId } from '../http/logging.ts';
-import { soonAfterListening } from '../http/soon-after-listening.ts';
+import { registerBodyParsers } from '../http/api/body-parsers.ts';
+import { registerRateLimit, type RateLimitSettings } from '../http/limits/rate-limit.ts';
+import { bindLeadId } from '../observability/logging.ts';
+import { soonAfterListening } from '../http/api/soon-after-listening.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
 import { LEAD_KINDS } from '../schemas/lead-kinds.ts';
 import { PRIVACY_TOOL_NAME } from '../schemas/privacy-request.ts';

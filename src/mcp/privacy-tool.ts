@@ -1,5 +1,5 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { domainErrorToApiError } from '../http/error-handler.ts';
+import { domainErrorToApiError } from '../http/api/error-handler.ts';
 import type { Privacy } from '../privacy/privacy-service.ts';
 import { compileSchemaOnFirstUse } from '../schemas/compile-schema.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
-import { readManifest } from '../http/site-files.ts';
+import { readManifest } from '../http/site/site-files.ts';
 import {
   questionnaireDocument,
   questionnairePath,

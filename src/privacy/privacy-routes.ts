@@ -3,9 +3,9 @@ import {
   isBrowserFormPost,
   isFormRequest,
   requireSupportedMediaType,
-} from '../http/body-parsers.ts';
-import { answerLinkPage, linkPageHtml, tokenOf } from '../http/newsletter-routes.ts';
-import { readManifest } from '../http/site-files.ts';
+} from '../http/api/body-parsers.ts';
+import { answerLinkPage, linkPageHtml, tokenOf } from '../http/api/newsletter-routes.ts';
+import { readManifest } from '../http/site/site-files.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
 import { API_PREFIX } from '../schemas/lead-kinds.ts';
 import { LINK_TOKEN_PARAMETER } from '../schemas/newsletter-pages.ts';
@@ -38,7 +38,7 @@ export function privacyApiRoutes(privacy: Privacy) {
       preValidation: requireSupportedMediaType,
       handler: async (request, reply) => {
         // A form post is the site's form, whether the browser sends it or forms.js does (asking
-        // for JSON), as for a lead's consent channel (src/http/consent-evidence.ts).
+        // for JSON), as for a lead's consent channel (src/http/api/consent-evidence.ts).
         const channel = isFormRequest(request) ? 'form' : 'api';
         const answer = await privacy.request(request.body, channel);
         return isBrowserFormPost(request) ? reply.redirect(PRIVACY_THANK_YOU_PATH, 303) : answer;

@@ -1,15 +1,15 @@
-import { canonicalMailbox } from '../domain/canonical-mailbox.ts';
-import type { ConfirmationSends } from '../domain/confirmation-cap.ts';
-import { UpstreamError } from '../domain/errors.ts';
-import { normalizeEmail, type Lead } from '../domain/lead.ts';
-import { newLeadId } from '../domain/lead-id.ts';
-import { isNewsletterSubscription } from '../domain/newsletter.ts';
+import { canonicalMailbox } from '../domain/lead/canonical-mailbox.ts';
+import type { ConfirmationSends } from '../domain/newsletter/confirmation-cap.ts';
+import { UpstreamError } from '../domain/lead/errors.ts';
+import { normalizeEmail, type Lead } from '../domain/lead/lead.ts';
+import { newLeadId } from '../domain/lead/lead-id.ts';
+import { isNewsletterSubscription } from '../domain/newsletter/newsletter.ts';
 import type {
   PrivacyChannel,
   PrivacyRegister,
   PrivacyRequestEntry,
-} from '../domain/privacy-register.ts';
-import type { OutgoingMail } from '../domain/provider.ts';
+} from '../domain/privacy/privacy-register.ts';
+import type { OutgoingMail } from '../domain/delivery/provider.ts';
 import type { People } from '../domain/store.ts';
 import type { MailMessage, MailSettings } from '../mail/mail-message.ts';
 import { PRIVACY_LINK_TTL_MS, type PrivacyPageState } from '../schemas/privacy-pages.ts';
@@ -26,13 +26,13 @@ export interface PrivacyDependencies {
   register: PrivacyRegister;
   people: Pick<People, 'reference' | 'show'>;
   links: PrivacyLinks;
-  /** The provider's `sendMail` (src/domain/provider.ts). */
+  /** The provider's `sendMail` (src/domain/delivery/provider.ts). */
   send: (
     message: OutgoingMail & MailMessage,
     ref: { id: string; receivedAt: Date },
     signal: AbortSignal,
   ) => Promise<string>;
-  /** `people forget` (src/domain/forget-person.ts): the journal, then the provider. */
+  /** `people forget` (src/domain/privacy/forget-person.ts): the journal, then the provider. */
   forget: (address: string) => Promise<unknown>;
   /** Takes an address off the newsletter list, as its unsubscribe link would. */
   unsubscribe: (lead: Lead) => Promise<void>;

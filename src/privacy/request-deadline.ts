@@ -1,4 +1,4 @@
-import type { PrivacyRequestEntry } from '../domain/privacy-register.ts';
+import type { PrivacyRequestEntry } from '../domain/privacy/privacy-register.ts';
 
 const PARIS_DAY = new Intl.DateTimeFormat('en-CA', {
   timeZone: 'Europe/Paris',

@@ -1,8 +1,8 @@
 import type { Config } from '../config.ts';
-import type { AgencyAlert } from '../domain/alerts.ts';
-import { UpstreamError } from '../domain/errors.ts';
-import { maskText } from '../domain/masking.ts';
-import type { Provider } from '../domain/provider.ts';
+import type { AgencyAlert } from '../domain/delivery/alerts.ts';
+import { UpstreamError } from '../domain/lead/errors.ts';
+import { maskText } from '../domain/lead/masking.ts';
+import type { Provider } from '../domain/delivery/provider.ts';
 
 /**
  * docs/delivery.md, « Alerts »: ALERT_WEBHOOK_URL, the channel that does not depend on the

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
-import type { Lead } from '../domain/lead.ts';
-import { emailOf } from '../domain/lead.ts';
+import type { Lead } from '../domain/lead/lead.ts';
+import { emailOf } from '../domain/lead/lead.ts';
 import {
   leadKindOf,
   textField,

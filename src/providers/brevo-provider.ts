@@ -1,17 +1,17 @@
 import type { Config } from '../config.ts';
-import type { AgencyAlert } from '../domain/alerts.ts';
-import type { Destination } from '../domain/destination.ts';
+import type { AgencyAlert } from '../domain/delivery/alerts.ts';
+import type { Destination } from '../domain/delivery/destination.ts';
 import {
   MisconfiguredError,
   RefusedError,
   UnreachableError,
   UpstreamError,
-} from '../domain/errors.ts';
-import type { Provider } from '../domain/provider.ts';
-import { BudgetExhaustedError, type RateBudgets } from '../domain/rate-budget.ts';
-import { emailOf } from '../domain/lead.ts';
+} from '../domain/lead/errors.ts';
+import type { Provider } from '../domain/delivery/provider.ts';
+import { BudgetExhaustedError, type RateBudgets } from '../domain/delivery/rate-budget.ts';
+import { emailOf } from '../domain/lead/lead.ts';
 import { senderOf } from '../mail/mail-message.ts';
-import { isNewsletterSubscription } from '../domain/newsletter.ts';
+import { isNewsletterSubscription } from '../domain/newsletter/newsletter.ts';
 import { LEAD_KINDS } from '../schemas/lead-kinds.ts';
 import { brevoGet, checkBrevoAccount } from './brevo-account-check.ts';
 import { classifyBrevoError } from './brevo-answers.ts';

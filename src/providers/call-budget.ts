@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BudgetExhaustedError, type RateBudgets } from '../domain/rate-budget.ts';
+import { BudgetExhaustedError, type RateBudgets } from '../domain/delivery/rate-budget.ts';
 
 /** What an API client asks of its account's rate budget (docs/delivery.md). */
 export interface CallBudget {

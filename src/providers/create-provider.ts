@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { required, type Config } from '../config.ts';
-import { createNewsletterLinks } from '../domain/newsletter-links.ts';
-import type { Provider } from '../domain/provider.ts';
+import { createNewsletterLinks } from '../domain/newsletter/newsletter-links.ts';
+import type { Provider } from '../domain/delivery/provider.ts';
 import type { MailIdentity } from '../mail/mail-identity.ts';
 import type { Store } from '../domain/store.ts';
 import { withAlertWebhook } from './alert-webhook.ts';

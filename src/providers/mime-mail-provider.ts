@@ -1,6 +1,6 @@
-import type { AgencyAlert } from '../domain/alerts.ts';
-import type { Destination } from '../domain/destination.ts';
-import type { Provider } from '../domain/provider.ts';
+import type { AgencyAlert } from '../domain/delivery/alerts.ts';
+import type { Destination } from '../domain/delivery/destination.ts';
+import type { Provider } from '../domain/delivery/provider.ts';
 import { senderOf, type MailMessage } from '../mail/mail-message.ts';
 import { composeMime } from '../mail/mime-message.ts';
 import {

@@ -1,8 +1,8 @@
-import type { RateBudgets } from '../domain/rate-budget.ts';
+import type { RateBudgets } from '../domain/delivery/rate-budget.ts';
 
 /*
  * The same sliding window as the database's (src/store/sql-rate-budgets.ts, `nextSlot` in
- * src/domain/rate-budget.ts), in one script so nodes never take the same slot: a list of the latest
+ * src/domain/delivery/rate-budget.ts), in one script so nodes never take the same slot: a list of the latest
  * reserved calls (KEYS[1]) and a 429's « not before » (KEYS[2]). Redis's own clock (TIME) is the one
  * clock every node reads; keys expire a minute after their window.
  */

@@ -3,7 +3,7 @@ import {
   RefusedError,
   UnreachableError,
   UpstreamError,
-} from '../domain/errors.ts';
+} from '../domain/lead/errors.ts';
 import type { ProviderMailSettings } from './mail-destinations.ts';
 import { MimeMailProvider } from './mime-mail-provider.ts';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { DestinationGoneError, MisconfiguredError, UpstreamError } from '../domain/errors.ts';
-import type { Lead } from '../domain/lead.ts';
+import { DestinationGoneError, MisconfiguredError, UpstreamError } from '../domain/lead/errors.ts';
+import type { Lead } from '../domain/lead/lead.ts';
 import { webhookMessageFor } from './webhook-message.ts';
 import type { WebhookSender } from './webhook-sender.ts';
 

@@ -1,5 +1,5 @@
 import { InvalidConfigError, type Config } from '../config.ts';
-import type { Provider } from '../domain/provider.ts';
+import type { Provider } from '../domain/delivery/provider.ts';
 import { isPublicAddress, literalAddressOf } from './webhook-address-guard.ts';
 import { createWebhookDestination } from './webhook-destination.ts';
 import { createWebhookSender } from './webhook-sender.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Lead } from '../domain/lead.ts';
+import type { Lead } from '../domain/lead/lead.ts';
 import type { WebhookEvent } from '../schemas/webhook-event.ts';
 
 /** One lead as one destination receives it: the same id and body on every attempt. */

@@ -1,4 +1,4 @@
-import { ConfigurationError, UnreachableError } from '../domain/errors.ts';
+import { ConfigurationError, UnreachableError } from '../domain/lead/errors.ts';
 import {
   isPublicAddress,
   literalAddressOf,

@@ -1,6 +1,6 @@
-import type { Acceptance, Deliveries } from '../domain/deliveries.ts';
-import type { StepTarget } from '../domain/destination.ts';
-import type { Lead } from '../domain/lead.ts';
+import type { Acceptance, Deliveries } from '../domain/delivery/deliveries.ts';
+import type { StepTarget } from '../domain/delivery/destination.ts';
+import type { Lead } from '../domain/lead/lead.ts';
 import { consentColumns } from './sql-consent.ts';
 import type { DeliveryStepsTable, IdempotencyKeysTable, LeadsTable } from './tables.ts';
 

@@ -1,4 +1,4 @@
-import type { ConfirmationClaim } from '../domain/confirmation-cap.ts';
+import type { ConfirmationClaim } from '../domain/newsletter/confirmation-cap.ts';
 
 /**
  * docs/reliability.md, "Hostile input": a confirmation's claim in one statement, the same text for

@@ -1,6 +1,6 @@
 import type { SelectQueryBuilder } from 'kysely';
-import type { Acceptance, ClaimedStep, StepOutcome } from '../domain/deliveries.ts';
-import type { ConfirmationClaim } from '../domain/confirmation-cap.ts';
+import type { Acceptance, ClaimedStep, StepOutcome } from '../domain/delivery/deliveries.ts';
+import type { ConfirmationClaim } from '../domain/newsletter/confirmation-cap.ts';
 import type { AcceptInput } from './acceptance-rows.ts';
 import type { Database } from './tables.ts';
 

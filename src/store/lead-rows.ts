@@ -1,7 +1,7 @@
-import type { SpamReason } from '../domain/spam-reason.ts';
+import type { SpamReason } from '../domain/lead/spam-reason.ts';
 import type { Selectable } from 'kysely';
-import type { Lead } from '../domain/lead.ts';
-import type { LeadStatus } from '../domain/lead-status.ts';
+import type { Lead } from '../domain/lead/lead.ts';
+import type { LeadStatus } from '../domain/delivery/lead-status.ts';
 import type { JournalEntry } from '../domain/store.ts';
 import { consentOf } from './sql-consent.ts';
 import type { LeadsTable } from './tables.ts';

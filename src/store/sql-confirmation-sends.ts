@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
-import { canonicalMailbox } from '../domain/canonical-mailbox.ts';
-import type { ConfirmationClaim, ConfirmationSends } from '../domain/confirmation-cap.ts';
-import type { Lead } from '../domain/lead.ts';
-import { normalizeEmail } from '../domain/lead.ts';
+import { canonicalMailbox } from '../domain/lead/canonical-mailbox.ts';
+import type {
+  ConfirmationClaim,
+  ConfirmationSends,
+} from '../domain/newsletter/confirmation-cap.ts';
+import type { Lead } from '../domain/lead/lead.ts';
+import { normalizeEmail } from '../domain/lead/lead.ts';
 import type { JournalWrites } from './journal-writes.ts';
 import type { Database } from './tables.ts';
 

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import { wordingHash, type ConsentRecord } from '../domain/consent.ts';
+import { wordingHash, type ConsentRecord } from '../domain/lead/consent.ts';
 import { CONSENT_WORDINGS, type ConsentChannel } from '../schemas/consent.ts';
 import type { Database, LeadsTable } from './tables.ts';
 

@@ -8,10 +8,10 @@ import type {
   DeliveryStep,
   StepOutcome,
   StepStatus,
-} from '../domain/deliveries.ts';
-import { UNFINISHED_STEP_STATUSES } from '../domain/deliveries.ts';
-import type { StepTarget } from '../domain/destination.ts';
-import type { Lead } from '../domain/lead.ts';
+} from '../domain/delivery/deliveries.ts';
+import { UNFINISHED_STEP_STATUSES } from '../domain/delivery/deliveries.ts';
+import type { StepTarget } from '../domain/delivery/destination.ts';
+import type { Lead } from '../domain/lead/lead.ts';
 import type { AcceptInput } from './acceptance-rows.ts';
 import type { JournalWrites } from './journal-writes.ts';
 import { leadOf } from './lead-rows.ts';

@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
-import type { AlertCause, DeliveryAlert, DeliveryAlerts } from '../domain/alerts.ts';
-import { maskText } from '../domain/masking.ts';
+import type { AlertCause, DeliveryAlert, DeliveryAlerts } from '../domain/delivery/alerts.ts';
+import { maskText } from '../domain/lead/masking.ts';
 import { storableText } from './lead-rows.ts';
 import type { Database, DeliveryAlertsTable } from './tables.ts';
 

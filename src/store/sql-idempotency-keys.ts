@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { IdempotencyKeys } from '../domain/idempotency-keys.ts';
+import type { IdempotencyKeys } from '../domain/intake/idempotency-keys.ts';
 import type { Database } from './tables.ts';
 
 export class SqlIdempotencyKeys implements IdempotencyKeys {

@@ -14,9 +14,9 @@ import {
   type ReceivedCount,
   type StaffRef,
   type WorkStatus,
-} from '../domain/lead-work.ts';
-import { normalizeEmail } from '../domain/lead.ts';
-import type { SpamReason } from '../domain/spam-reason.ts';
+} from '../domain/team/lead-work.ts';
+import { normalizeEmail } from '../domain/lead/lead.ts';
+import type { SpamReason } from '../domain/lead/spam-reason.ts';
 import type { ConsentChannel } from '../schemas/consent.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
 import { entryOf } from './lead-rows.ts';

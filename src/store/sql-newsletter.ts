@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { StepTarget } from '../domain/destination.ts';
-import { emailOf, normalizeEmail, type Lead } from '../domain/lead.ts';
+import type { StepTarget } from '../domain/delivery/destination.ts';
+import { emailOf, normalizeEmail, type Lead } from '../domain/lead/lead.ts';
 import {
   isNewsletterSubscription,
   type NewsletterJournal,
   type SubscriptionState,
-} from '../domain/newsletter.ts';
+} from '../domain/newsletter/newsletter.ts';
 import { LEAD_KINDS } from '../schemas/lead-kinds.ts';
 import { leadOf } from './lead-rows.ts';
 import { refreshLeadSummary } from './step-settlement.ts';

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { OptOutEntry, OptOutList } from '../domain/opt-out.ts';
+import type { OptOutEntry, OptOutList } from '../domain/newsletter/opt-out.ts';
 import type { Database, OptOutsTable } from './tables.ts';
 
 const entryOf = (row: Selectable<OptOutsTable>): OptOutEntry => ({

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { normalizeEmail } from '../domain/lead.ts';
+import { normalizeEmail } from '../domain/lead/lead.ts';
 import type { Expiry, ForgetResult, JournalEntry, People, PersonFile } from '../domain/store.ts';
 import { databaseSecret } from './sql-secrets.ts';
 import type { Database, LeadsTable } from './tables.ts';

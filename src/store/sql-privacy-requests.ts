@@ -6,7 +6,7 @@ import type {
   PrivacyRequestEntry,
   PrivacyRequestKind,
   PrivacyStatus,
-} from '../domain/privacy-register.ts';
+} from '../domain/privacy/privacy-register.ts';
 import type { Database, PrivacyRequestsTable } from './tables.ts';
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);

@@ -1,5 +1,10 @@
 import type { Kysely } from 'kysely';
-import { keptAfter, nextSlot, type CallLimit, type RateBudgets } from '../domain/rate-budget.ts';
+import {
+  keptAfter,
+  nextSlot,
+  type CallLimit,
+  type RateBudgets,
+} from '../domain/delivery/rate-budget.ts';
 import type { Database, ProviderBudgetsTable } from './tables.ts';
 
 type BudgetRow = Pick<ProviderBudgetsTable, 'next_slot_at' | 'recent_calls'>;

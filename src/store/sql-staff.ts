@@ -7,7 +7,7 @@ import type {
   StaffJournal,
   StaffRole,
   StaffSession,
-} from '../domain/staff.ts';
+} from '../domain/team/staff.ts';
 import type { Database, StaffAccountsTable } from './tables.ts';
 
 const iso = (date: Date) => date.toISOString();

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { LEAD_STATUSES, type LeadStatus } from '../domain/lead-status.ts';
+import { LEAD_STATUSES, type LeadStatus } from '../domain/delivery/lead-status.ts';
 import type { JournalEntry, Store } from '../domain/store.ts';
 import type { LeadKind } from '../schemas/lead-kinds.ts';
 import { entryOf as toEntry } from './lead-rows.ts';

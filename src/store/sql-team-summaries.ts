@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { StepOutcome } from '../domain/deliveries.ts';
-import type { SummaryRun, TeamSummaryJournal } from '../domain/team-summary.ts';
+import type { StepOutcome } from '../domain/delivery/deliveries.ts';
+import type { SummaryRun, TeamSummaryJournal } from '../domain/team/team-summary.ts';
 import type { Database } from './tables.ts';
 
 /** docs/workspace.md, « Le point du matin »: one row per day, the same SQL on both dialects. */

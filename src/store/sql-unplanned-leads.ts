@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { StepTarget } from '../domain/destination.ts';
-import type { Lead } from '../domain/lead.ts';
+import type { StepTarget } from '../domain/delivery/destination.ts';
+import type { Lead } from '../domain/lead/lead.ts';
 import { leadOf } from './lead-rows.ts';
 import { insertSteps } from './step-rows.ts';
 import type { Database } from './tables.ts';

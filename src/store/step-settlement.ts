@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
-import type { StepOutcome, StepStatus } from '../domain/deliveries.ts';
-import { leadStatusOf } from '../domain/lead-status.ts';
-import { maskText } from '../domain/masking.ts';
+import type { StepOutcome, StepStatus } from '../domain/delivery/deliveries.ts';
+import { leadStatusOf } from '../domain/delivery/lead-status.ts';
+import { maskText } from '../domain/lead/masking.ts';
 import { storableText } from './lead-rows.ts';
 import type { Database, DeliveryStepsTable } from './tables.ts';
 
@@ -28,7 +28,7 @@ export function settledColumnsOf(
     columns: {
       ...(countsAttempt && { status: outcome.status }),
       ...('nextAttemptAt' in outcome && { next_attempt_at: outcome.nextAttemptAt.toISOString() }),
-      // Masked as in the logs (src/domain/masking.ts): the journal and its exports never hold them.
+      // Masked as in the logs (src/domain/lead/masking.ts): the journal and its exports never hold them.
       ...('error' in outcome && { last_error: storableText(maskText(outcome.error, secrets)) }),
       ...('detail' in outcome && { detail: storableText(outcome.detail), last_error: null }),
       lease_until: null,

@@ -21,7 +21,7 @@ export interface LeadsTable {
   consent_page: string | null;
   /** Truncated client network (IPv4 /24, IPv6 /48). */
   consent_network: string | null;
-  /** Why a `spam` lead is one (src/domain/spam-reason.ts); null for every other lead. */
+  /** Why a `spam` lead is one (src/domain/lead/spam-reason.ts); null for every other lead. */
   spam_reason: string | null;
   /** docs/workspace.md: the team's work on the lead (lead-work.ts), a staff id, its first reading. */
   work_status: Generated<string>;
@@ -121,7 +121,7 @@ export interface ForgottenPeopleTable {
 /** docs/reliability.md: the last confirmation claimed per endpoint and address (the cap). */
 export interface ConfirmationSendsTable {
   kind: string;
-  /** The canonical mailbox (src/domain/canonical-mailbox.ts). */
+  /** The canonical mailbox (src/domain/lead/canonical-mailbox.ts). */
   email: string;
   /** Its domain, for the hourly per-domain cap; null on rows older than that cap. */
   domain: string | null;

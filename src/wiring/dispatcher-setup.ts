@@ -1,12 +1,16 @@
 import type { Config } from '../config.ts';
-import { withConfirmationCap, withHeldBackFlag } from '../domain/confirmation-cap.ts';
-import { loggedDeliveries } from '../domain/delivery-log.ts';
-import { CONFIRMATION_DESTINATION, type Destination } from '../domain/destination.ts';
-import { createDispatcher, type Dispatcher, type DispatcherTimings } from '../domain/dispatcher.ts';
-import type { LeadLog } from '../domain/lead-log.ts';
-import { withOptOut } from '../domain/opt-out.ts';
-import type { Provider } from '../domain/provider.ts';
-import type { RetryPolicy } from '../domain/retry-policy.ts';
+import { withConfirmationCap, withHeldBackFlag } from '../domain/newsletter/confirmation-cap.ts';
+import { loggedDeliveries } from '../domain/delivery/delivery-log.ts';
+import { CONFIRMATION_DESTINATION, type Destination } from '../domain/delivery/destination.ts';
+import {
+  createDispatcher,
+  type Dispatcher,
+  type DispatcherTimings,
+} from '../domain/delivery/dispatcher.ts';
+import type { LeadLog } from '../domain/delivery/lead-log.ts';
+import { withOptOut } from '../domain/newsletter/opt-out.ts';
+import type { Provider } from '../domain/delivery/provider.ts';
+import type { RetryPolicy } from '../domain/delivery/retry-policy.ts';
 import type { Store } from '../domain/store.ts';
 
 /** The dispatcher of docs/delivery.md over this store and provider: what serve, dispatch and replay run. */
@@ -16,7 +20,7 @@ export function createDispatcherFor(
   provider: Provider,
   /** Every attempt and alert is logged with its lead's id (docs/operations.md). */
   log: LeadLog,
-  /** The store's, or the same measured (src/http/metrics.ts). */
+  /** The store's, or the same measured (src/observability/metrics.ts). */
   deliveries = store.deliveries,
   /** The loop's intervals, for tests that drive it (docs/delivery.md, « The dispatcher »). */
   timings: DispatcherTimings = {},

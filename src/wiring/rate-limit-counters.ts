@@ -1,8 +1,8 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { PostgresSettings } from '../store/postgres/postgres-database.ts';
-import { CounterHealth, failOpenRedisStore } from '../http/fail-open-counters.ts';
-import type { RateLimitSettings } from '../http/rate-limit.ts';
+import { CounterHealth, failOpenRedisStore } from '../http/limits/fail-open-counters.ts';
+import type { RateLimitSettings } from '../http/limits/rate-limit.ts';
 import type { RateLimitCounters } from '../domain/rate-limit-counters.ts';
 import { createRateLimitCounters } from '../store/create-rate-limit-counters.ts';
 

@@ -1,10 +1,10 @@
 import type { Config } from '../config.ts';
-import { parseBusinessHours } from '../domain/business-hours.ts';
-import { ConfigurationError } from '../domain/errors.ts';
-import type { LeadLog } from '../domain/lead-log.ts';
-import type { Provider } from '../domain/provider.ts';
+import { parseBusinessHours } from '../domain/team/business-hours.ts';
+import { ConfigurationError } from '../domain/lead/errors.ts';
+import type { LeadLog } from '../domain/delivery/lead-log.ts';
+import type { Provider } from '../domain/delivery/provider.ts';
 import type { Store } from '../domain/store.ts';
-import { createTeamSummary, type TeamSummary } from '../domain/team-summary.ts';
+import { createTeamSummary, type TeamSummary } from '../domain/team/team-summary.ts';
 import type { MailIdentity } from '../mail/mail-identity.ts';
 import { teamSummaryEmail } from '../mail/team-summary.ts';
 import { teamSummaryFacts } from '../workspace/team-summary-facts.ts';

@@ -1,5 +1,5 @@
-import { ANSWERED_KINDS, PROMISED_HOURS } from '../domain/answer-promise.ts';
-import { summarizeBacklog, type BacklogSummary } from '../domain/backlog.ts';
+import { ANSWERED_KINDS, PROMISED_HOURS } from '../domain/team/answer-promise.ts';
+import { summarizeBacklog, type BacklogSummary } from '../domain/delivery/backlog.ts';
 import {
   addDays,
   businessMsBetween,
@@ -7,9 +7,9 @@ import {
   parisTimeOn,
   parisWeekStart,
   type BusinessHours,
-} from '../domain/business-hours.ts';
-import type { BacklogLine } from '../domain/deliveries.ts';
-import type { CaughtCount, InboxEntry, ReceivedCount } from '../domain/lead-work.ts';
+} from '../domain/team/business-hours.ts';
+import type { BacklogLine } from '../domain/delivery/deliveries.ts';
+import type { CaughtCount, InboxEntry, ReceivedCount } from '../domain/team/lead-work.ts';
 import type { Store } from '../domain/store.ts';
 
 /** One week's figures: the current week runs from Monday 00:00 (Paris) to now. */

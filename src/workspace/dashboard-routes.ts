@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { parseBusinessHours } from '../domain/business-hours.ts';
-import { LEAD_CHANNELS, LEAD_CHANNEL_LABELS, type ReceivedCount } from '../domain/lead-work.ts';
+import { parseBusinessHours } from '../domain/team/business-hours.ts';
+import {
+  LEAD_CHANNELS,
+  LEAD_CHANNEL_LABELS,
+  type ReceivedCount,
+} from '../domain/team/lead-work.ts';
 import { frenchDuration, frenchPlural } from '../mail/french-date.ts';
-import { SPAM_REASONS, spamReasonLabel, type SpamReason } from '../domain/spam-reason.ts';
+import { SPAM_REASONS, spamReasonLabel, type SpamReason } from '../domain/lead/spam-reason.ts';
 import { LEAD_KINDS } from '../schemas/lead-kinds.ts';
 import { barChart, type ChartRow } from './bar-chart.ts';
 import { dashboardFigures, type WeekFigures } from './dashboard-figures.ts';

@@ -1,4 +1,4 @@
-import { normalizeEmail } from '../domain/lead.ts';
+import { normalizeEmail } from '../domain/lead/lead.ts';
 import { html, type HtmlValue, type SafeHtml } from './html.ts';
 
 export interface FieldOptions {

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { answerDueAt } from '../domain/answer-promise.ts';
-import { parseBusinessHours } from '../domain/business-hours.ts';
-import { emailOf } from '../domain/lead.ts';
-import { excelCsv, machineCsv } from '../domain/lead-table.ts';
+import { answerDueAt } from '../domain/team/answer-promise.ts';
+import { parseBusinessHours } from '../domain/team/business-hours.ts';
+import { emailOf } from '../domain/lead/lead.ts';
+import { excelCsv, machineCsv } from '../domain/team/lead-table.ts';
 import {
   LEAD_CHANNELS,
   LEAD_CHANNEL_LABELS,
@@ -11,7 +11,7 @@ import {
   type InboxEntry,
   type InboxFilter,
   type WorkStatus,
-} from '../domain/lead-work.ts';
+} from '../domain/team/lead-work.ts';
 import { LEAD_KINDS, type LeadKind } from '../schemas/lead-kinds.ts';
 import { SECTOR_LABELS } from '../schemas/questionnaires.ts';
 import { SECTORS } from '../schemas/sectors.ts';

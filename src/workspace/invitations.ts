@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { normalizeEmail } from '../domain/lead.ts';
-import type { StaffRole } from '../domain/staff.ts';
+import { normalizeEmail } from '../domain/lead/lead.ts';
+import type { StaffRole } from '../domain/team/staff.ts';
 import type { Store } from '../domain/store.ts';
 import { INVITATION_PARAMETER } from '../schemas/workspace-paths.ts';
 import { randomToken, tokenHash } from './secrets.ts';

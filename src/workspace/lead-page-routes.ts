@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { answerDueAt } from '../domain/answer-promise.ts';
-import { parseBusinessHours } from '../domain/business-hours.ts';
-import { emailOf } from '../domain/lead.ts';
-import { WORK_STATUSES, WORK_STATUS_LABELS, type WorkStatus } from '../domain/lead-work.ts';
-import { spamReasonLabel } from '../domain/spam-reason.ts';
-import { releaseSpamLead } from '../domain/spam-release.ts';
+import { answerDueAt } from '../domain/team/answer-promise.ts';
+import { parseBusinessHours } from '../domain/team/business-hours.ts';
+import { emailOf } from '../domain/lead/lead.ts';
+import { WORK_STATUSES, WORK_STATUS_LABELS, type WorkStatus } from '../domain/team/lead-work.ts';
+import { spamReasonLabel } from '../domain/lead/spam-reason.ts';
+import { releaseSpamLead } from '../domain/team/spam-release.ts';
 import { findQuestion } from '../schemas/questionnaires.ts';
 import type { Sector } from '../schemas/sectors.ts';
 import { html } from './html.ts';

@@ -1,6 +1,6 @@
-import { emailOf } from '../domain/lead.ts';
-import { channelOf, LEAD_CHANNEL_LABELS, type InboxEntry } from '../domain/lead-work.ts';
-import type { LeadStatus } from '../domain/lead-status.ts';
+import { emailOf } from '../domain/lead/lead.ts';
+import { channelOf, LEAD_CHANNEL_LABELS, type InboxEntry } from '../domain/team/lead-work.ts';
+import type { LeadStatus } from '../domain/delivery/lead-status.ts';
 import { leadKindOf, textField, type LeadKind } from '../schemas/lead-kinds.ts';
 import { SECTOR_LABELS } from '../schemas/questionnaires.ts';
 import type { Sector } from '../schemas/sectors.ts';

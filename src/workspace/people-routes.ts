@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { forgetPerson } from '../domain/forget-person.ts';
-import { emailOf, normalizeEmail } from '../domain/lead.ts';
+import { forgetPerson } from '../domain/privacy/forget-person.ts';
+import { emailOf, normalizeEmail } from '../domain/lead/lead.ts';
 import { personReport } from '../privacy/person-report.ts';
 import { field, formAddress, formAlert, formText } from './form-controls.ts';
 import { html, type HtmlValue } from './html.ts';

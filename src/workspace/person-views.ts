@@ -1,5 +1,5 @@
-import type { OptOutEntry } from '../domain/opt-out.ts';
-import type { PrivacyRequestKind } from '../domain/privacy-register.ts';
+import type { OptOutEntry } from '../domain/newsletter/opt-out.ts';
+import type { PrivacyRequestKind } from '../domain/privacy/privacy-register.ts';
 import type { PersonFile } from '../domain/store.ts';
 import { html, type SafeHtml } from './html.ts';
 import { DELIVERY_LABELS, kindLabel } from './lead-views.ts';

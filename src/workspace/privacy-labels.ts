@@ -3,7 +3,7 @@ import type {
   PrivacyRequestEntry,
   PrivacyRequestKind,
   PrivacyStatus,
-} from '../domain/privacy-register.ts';
+} from '../domain/privacy/privacy-register.ts';
 import { PRIVACY_LINK_TTL_MS } from '../schemas/privacy-pages.ts';
 
 /** docs/workspace.md, « Le registre des demandes RGPD »: what the team reads for each value. */

@@ -5,7 +5,7 @@ import {
   MANUAL_PRIVACY_KINDS,
   type PrivacyRequestEntry,
   type PrivacyRequestKind,
-} from '../domain/privacy-register.ts';
+} from '../domain/privacy/privacy-register.ts';
 import { answerDeadline, isOverdue, parisDay } from '../privacy/request-deadline.ts';
 import { field, formAddress, formAlert, formDay, formText } from './form-controls.ts';
 import { html } from './html.ts';

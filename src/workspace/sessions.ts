@@ -1,4 +1,4 @@
-import type { StaffAccount } from '../domain/staff.ts';
+import type { StaffAccount } from '../domain/team/staff.ts';
 import type { Store } from '../domain/store.ts';
 import { randomToken, tokenHash } from './secrets.ts';
 import type { Staff } from './workspace-context.ts';

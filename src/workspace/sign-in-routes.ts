@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { normalizeEmail } from '../domain/lead.ts';
-import type { StaffAccount } from '../domain/staff.ts';
+import { normalizeEmail } from '../domain/lead/lead.ts';
+import type { StaffAccount } from '../domain/team/staff.ts';
 import { field, formAlert, formText } from './form-controls.ts';
 import { html } from './html.ts';
 import { tokenHash } from './secrets.ts';

@@ -1,4 +1,4 @@
-import { clientKey } from '../http/client-address.ts';
+import { clientKey } from '../http/limits/client-address.ts';
 import type { Store } from '../domain/store.ts';
 import { tokenHash } from './secrets.ts';
 

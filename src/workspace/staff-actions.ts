@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StaffAuditEntry } from '../domain/staff.ts';
+import type { StaffAuditEntry } from '../domain/team/staff.ts';
 
 /**
  * docs/workspace.md, "Audit trail": every action the trail records, with its French label for the

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { StaffAccount } from '../domain/staff.ts';
+import type { StaffAccount } from '../domain/team/staff.ts';
 import { field, formAlert, formText } from './form-controls.ts';
 import { html, type HtmlValue } from './html.ts';
 import { inviteStaff, isAddress } from './invitations.ts';

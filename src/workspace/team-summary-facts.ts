@@ -1,5 +1,9 @@
-import { ANSWERED_KINDS, answerDueAt, PROMISED_HOURS } from '../domain/answer-promise.ts';
-import { businessMsBetween, overdueCutoff, type BusinessHours } from '../domain/business-hours.ts';
+import { ANSWERED_KINDS, answerDueAt, PROMISED_HOURS } from '../domain/team/answer-promise.ts';
+import {
+  businessMsBetween,
+  overdueCutoff,
+  type BusinessHours,
+} from '../domain/team/business-hours.ts';
 import type { Store } from '../domain/store.ts';
 import type { TeamSummaryFacts, WaitingLead } from '../mail/team-summary.ts';
 import { kindLabel, personName, topicOf } from './lead-views.ts';

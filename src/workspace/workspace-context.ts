@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Dispatcher } from '../domain/dispatcher.ts';
-import type { Provider } from '../domain/provider.ts';
-import type { StaffRole } from '../domain/staff.ts';
+import type { Dispatcher } from '../domain/delivery/dispatcher.ts';
+import type { Provider } from '../domain/delivery/provider.ts';
+import type { StaffRole } from '../domain/team/staff.ts';
 import type { Store } from '../domain/store.ts';
 import type { Passwords } from './secrets.ts';
 import type { StaffAction } from './staff-actions.ts';

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HTML_SECURITY_HEADERS } from '../http/site-files.ts';
+import { HTML_SECURITY_HEADERS } from '../http/site/site-files.ts';
 import { html } from './html.ts';
 import { csrfTokenOf, readCookie, type CookiePolicy } from './session-cookie.ts';
 import { resumeSession, staffOf, type SessionSettings } from './sessions.ts';

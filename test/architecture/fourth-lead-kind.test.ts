@@ -1,12 +1,12 @@
-import { createBotTrap } from '../../src/http/bot-trap.ts';
+import { createBotTrap } from '../../src/http/forms/bot-trap.ts';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify from 'fastify';
 import { Type, type Static } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Intake } from '../../src/domain/intake.ts';
-import type { Lead } from '../../src/domain/lead.ts';
-import { registerApi } from '../../src/http/api-plugin.ts';
+import type { Intake } from '../../src/domain/intake/intake.ts';
+import type { Lead } from '../../src/domain/lead/lead.ts';
+import { registerApi } from '../../src/http/api/api-plugin.ts';
 import { confirmationEmail } from '../../src/mail/confirmation.ts';
 import { agencyNotification } from '../../src/mail/notification.ts';
 import { buildOpenApiDocument } from '../../src/openapi/document.ts';

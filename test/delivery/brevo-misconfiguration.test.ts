@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deliveryStatus } from '../../src/cli/delivery-commands.ts';
-import { emailOf } from '../../src/domain/lead.ts';
+import { emailOf } from '../../src/domain/lead/lead.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 import { brevoStandInEnv, startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';

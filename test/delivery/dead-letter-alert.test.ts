@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { emailOf } from '../../src/domain/lead.ts';
+import { emailOf } from '../../src/domain/lead/lead.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp-sink.ts';
 

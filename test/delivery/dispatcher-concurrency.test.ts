@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Destination } from '../../src/domain/destination.ts';
-import { createDispatcher, type Dispatcher } from '../../src/domain/dispatcher.ts';
+import type { Destination } from '../../src/domain/delivery/destination.ts';
+import { createDispatcher, type Dispatcher } from '../../src/domain/delivery/dispatcher.ts';
 import type { Store } from '../../src/domain/store.ts';
 import { defaultTestDialect } from '../helpers/postgres-databases.ts';
 import {

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loggerOptions } from '../../src/http/logging.ts';
+import { loggerOptions } from '../../src/observability/logging.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 import { unreachableSmtpUrl } from '../helpers/smtp-sink.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';

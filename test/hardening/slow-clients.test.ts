@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { DEFAULT_SERVER_TIMEOUTS } from '../../src/http/server-timeouts.ts';
+import { DEFAULT_SERVER_TIMEOUTS } from '../../src/http/limits/server-timeouts.ts';
 import { createProvider } from '../../src/providers/create-provider.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import { mailIdentity } from '../../site/mail-identity.ts';

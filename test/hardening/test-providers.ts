@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../src/config.ts';
-import type { AgencyAlert } from '../../src/domain/alerts.ts';
-import type { Destination } from '../../src/domain/destination.ts';
-import { UpstreamError } from '../../src/domain/errors.ts';
-import type { Provider } from '../../src/domain/provider.ts';
+import type { AgencyAlert } from '../../src/domain/delivery/alerts.ts';
+import type { Destination } from '../../src/domain/delivery/destination.ts';
+import { UpstreamError } from '../../src/domain/lead/errors.ts';
+import type { Provider } from '../../src/domain/delivery/provider.ts';
 import { createProvider, type ProviderJournal } from '../../src/providers/create-provider.ts';
 import { mailIdentity } from '../../site/mail-identity.ts';
 

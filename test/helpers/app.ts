@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { buildApp, type AppDependencies } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createProvider, type ProviderJournal } from '../../src/providers/create-provider.ts';
-import type { Provider } from '../../src/domain/provider.ts';
+import type { Provider } from '../../src/domain/delivery/provider.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import type { Store } from '../../src/domain/store.ts';
 import { createTestDatabase, defaultTestDialect, type TestDialect } from './postgres-databases.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
-import { clientKey } from '../../src/http/client-address.ts';
+import { clientKey } from '../../src/http/limits/client-address.ts';
 
 /** The key as ipaddr.js computes it for any IPv4 form it accepts (octal, hexadecimal, shortened). */
 function parsedKey(ip: string): string {

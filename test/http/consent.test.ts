@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { truncatedNetwork } from '../../src/domain/consent.ts';
+import { truncatedNetwork } from '../../src/domain/lead/consent.ts';
 import { currentWording } from '../../src/schemas/consent.ts';
 import { readTables } from '../helpers/raw-database.ts';
 import { expectApiError, postJson } from '../helpers/api-assertions.ts';

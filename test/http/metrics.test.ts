@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loggerOptions } from '../../src/http/logging.ts';
+import { loggerOptions } from '../../src/observability/logging.ts';
 import { postJson } from '../helpers/api-assertions.ts';
 import { buildTestApp, validContact, validSubscribe, type TestApp } from '../helpers/app.ts';
 import { unreachableSmtpUrl } from '../helpers/smtp-sink.ts';

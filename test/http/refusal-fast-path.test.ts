@@ -1,12 +1,15 @@
 import { request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFastPath } from '../../src/http/fast-path.ts';
-import { createRefusedClients, type RefusedClients } from '../../src/http/refusal-fast-path.ts';
+import { createFastPath } from '../../src/http/site/fast-path.ts';
+import {
+  createRefusedClients,
+  type RefusedClients,
+} from '../../src/http/limits/refusal-fast-path.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 
 // A client the rate limit refused is refused again over a real socket before Fastify
-// (src/http/refusal-fast-path.ts); app.inject never takes that path, Fastify's limiter answers it.
+// (src/http/limits/refusal-fast-path.ts); app.inject never takes that path, Fastify's limiter answers it.
 
 const METRICS_TOKEN = 'a-metrics-token-of-32-characters';
 

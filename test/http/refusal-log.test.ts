@@ -2,7 +2,7 @@ import Fastify, { type FastifyRequest } from 'fastify';
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRefusalLog, wasRefused } from '../../src/http/refusal-log.ts';
+import { createRefusalLog, wasRefused } from '../../src/observability/refusal-log.ts';
 
 const WINDOW_MS = 60_000;
 

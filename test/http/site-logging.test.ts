@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { loggerOptions } from '../../src/http/logging.ts';
+import { loggerOptions } from '../../src/observability/logging.ts';
 import { createProvider } from '../../src/providers/create-provider.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import { validContact } from '../helpers/app.ts';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DeliveryStep } from '../../src/domain/deliveries.ts';
+import type { DeliveryStep } from '../../src/domain/delivery/deliveries.ts';
 import { webhookDestinationName } from '../../src/providers/webhook-destination.ts';
 import { webhookIdFor } from '../../src/providers/webhook-message.ts';
 import { postJson } from '../helpers/api-assertions.ts';

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { emailOf } from '../../src/domain/lead.ts';
+import { emailOf } from '../../src/domain/lead/lead.ts';
 import { leadKindAt } from '../../src/schemas/lead-kinds.ts';
 import { frenchNumber } from '../../src/schemas/french-text.ts';
 import { FORM_MESSAGES, tooLongMessage } from '../../src/schemas/form-messages.ts';

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readManifest } from '../../src/http/site-files.ts';
+import { readManifest } from '../../src/http/site/site-files.ts';
 import type { SiteManifest } from '../../src/schemas/site-manifest.ts';
 import { SITE_DIR } from '../../site/build.ts';
 import { urlPathOf } from '../../site/pages.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readManifest } from '../../src/http/site-files.ts';
+import { readManifest } from '../../src/http/site/site-files.ts';
 import { LEAD_KINDS } from '../../src/schemas/lead-kinds.ts';
 import { PRIVACY_ACTION } from '../../src/schemas/privacy-request.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';

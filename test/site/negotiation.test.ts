@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { matchesEtag, pickEncoding, prefersMarkdown } from '../../src/http/site-negotiation.ts';
+import {
+  matchesEtag,
+  pickEncoding,
+  prefersMarkdown,
+} from '../../src/http/site/site-negotiation.ts';
 
 describe('Accept negotiation of pages (docs/site.md)', () => {
   it.each([

@@ -2,11 +2,11 @@ import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readManifest } from '../../src/http/site-files.ts';
+import { readManifest } from '../../src/http/site/site-files.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { buildTestSite, type TestSite } from '../helpers/site.ts';
 
-// Pages answered over a real socket skip Fastify (src/http/page-fast-path.ts); the answer must be
+// Pages answered over a real socket skip Fastify (src/http/site/page-fast-path.ts); the answer must be
 // the one Fastify's route gives (app.inject never takes the fast path), header for header.
 let site: TestSite;
 let test: TestApp;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readManifest } from '../../src/http/site-files.ts';
+import { readManifest } from '../../src/http/site/site-files.ts';
 import { parsePage } from '../../site/pages.ts';
 import { buildTestSite, type TestSite } from '../helpers/site.ts';
 

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readManifest } from '../../src/http/site-files.ts';
+import { readManifest } from '../../src/http/site/site-files.ts';
 import type { SiteManifest } from '../../src/schemas/site-manifest.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { buildTestSite, type TestSite } from '../helpers/site.ts';

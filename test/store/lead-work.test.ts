@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Lead } from '../../src/domain/lead.ts';
-import type { InboxQuery } from '../../src/domain/lead-work.ts';
+import type { Lead } from '../../src/domain/lead/lead.ts';
+import type { InboxQuery } from '../../src/domain/team/lead-work.ts';
 import type { Store } from '../../src/domain/store.ts';
 import type { ConsentChannel } from '../../src/schemas/consent.ts';
 import { hasPostgres, type TestDialect } from '../helpers/postgres-databases.ts';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startRetention, type Clock } from '../../src/domain/retention.ts';
-import { emailOf } from '../../src/domain/lead.ts';
+import { startRetention, type Clock } from '../../src/domain/privacy/retention.ts';
+import { emailOf } from '../../src/domain/lead/lead.ts';
 import type { Store } from '../../src/domain/store.ts';
 import { defaultTestDialect } from '../helpers/postgres-databases.ts';
 import { readTables } from '../helpers/raw-database.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startRetention } from '../../src/domain/retention.ts';
+import { startRetention } from '../../src/domain/privacy/retention.ts';
 import { auditEntry } from '../../src/workspace/staff-actions.ts';
 import { defaultTestDialect } from '../helpers/postgres-databases.ts';
 import { sharedDatabase, type SharedDatabase } from '../helpers/test-stores.ts';

@@ -5,7 +5,7 @@ import {
   frenchPublicHolidays,
   overdueCutoff,
   parseBusinessHours,
-} from '../../src/domain/business-hours.ts';
+} from '../../src/domain/team/business-hours.ts';
 
 /** docs/workspace.md, "La promesse des 24 heures ouvrées". */
 const NINE_TO_SIX = parseBusinessHours('09:00-18:00');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Lead } from '../../src/domain/lead.ts';
+import type { Lead } from '../../src/domain/lead/lead.ts';
 import { axeViolations, withAxe } from '../helpers/browser-axe.ts';
 import { useSiteInChromium } from '../helpers/browser-site.ts';
 import { validAudit, validContact, validSubscribe } from '../helpers/app.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConsentChannel } from '../../src/schemas/consent.ts';
-import type { Lead } from '../../src/domain/lead.ts';
-import type { SpamReason } from '../../src/domain/spam-reason.ts';
+import type { Lead } from '../../src/domain/lead/lead.ts';
+import type { SpamReason } from '../../src/domain/lead/spam-reason.ts';
 import type { Store } from '../../src/domain/store.ts';
 import { useTestApp, validAudit, validContact, validSubscribe } from '../helpers/app.ts';
 import { holdAsSpam, acceptLead, NOTIFICATION_STEP } from '../helpers/test-stores.ts';

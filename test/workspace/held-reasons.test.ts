@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBotTrap } from '../../src/http/bot-trap.ts';
+import { createBotTrap } from '../../src/http/forms/bot-trap.ts';
 import { useTestApp } from '../helpers/app.ts';
 import { activeMember, FAST_SCRYPT, signIn } from './staff-session.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Lead } from '../../src/domain/lead.ts';
+import type { Lead } from '../../src/domain/lead/lead.ts';
 import { postJson } from '../helpers/api-assertions.ts';
 import { useTestApp, validAudit, validContact } from '../helpers/app.ts';
 import { holdAsSpam } from '../helpers/test-stores.ts';

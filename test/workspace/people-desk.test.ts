@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OPT_OUT_REFUSAL } from '../../src/domain/opt-out.ts';
+import { OPT_OUT_REFUSAL } from '../../src/domain/newsletter/opt-out.ts';
 import { answerDeadline } from '../../src/privacy/request-deadline.ts';
 import { postJson } from '../helpers/api-assertions.ts';
 import { useTestApp, validContact } from '../helpers/app.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { LightMyRequestResponse } from 'fastify';
-import type { StaffRole } from '../../src/domain/staff.ts';
+import type { StaffRole } from '../../src/domain/team/staff.ts';
 import type { Store } from '../../src/domain/store.ts';
 import { inviteStaff } from '../../src/workspace/invitations.ts';
 

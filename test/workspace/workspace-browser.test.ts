@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Lead } from '../../src/domain/lead.ts';
+import type { Lead } from '../../src/domain/lead/lead.ts';
 import { inviteStaff } from '../../src/workspace/invitations.ts';
 import { validContact } from '../helpers/app.ts';
 import { axeViolations, withAxe } from '../helpers/browser-axe.ts';

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { inviteStaff } from '../../src/workspace/invitations.ts';
-import type { Lead } from '../../src/domain/lead.ts';
+import type { Lead } from '../../src/domain/lead/lead.ts';
 import { postJson } from '../helpers/api-assertions.ts';
 import { useTestApp, validAudit, validContact } from '../helpers/app.ts';
 import { holdAsSpam } from '../helpers/test-stores.ts';

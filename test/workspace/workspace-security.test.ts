@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { robotsTxt } from '../../site/crawl-files.ts';
-import { loggerOptions } from '../../src/http/logging.ts';
+import { loggerOptions } from '../../src/observability/logging.ts';
 import { inviteStaff } from '../../src/workspace/invitations.ts';
 import { throttleKeys } from '../../src/workspace/sign-in-throttle.ts';
 import { buildTestApp, useTestApp } from '../helpers/app.ts';

@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import type { Acceptance } from '../../domain/deliveries.ts';
+import type { Acceptance } from '../../domain/delivery/deliveries.ts';
 import type { AcceptInput } from '../acceptance-rows.ts';
 import { batchedPerTurn } from '../batched-per-turn.ts';
 import type {

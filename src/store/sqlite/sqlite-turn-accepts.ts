@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
-import type { Acceptance } from '../../domain/deliveries.ts';
-import { emailOf, normalizeEmail } from '../../domain/lead.ts';
+import type { Acceptance } from '../../domain/delivery/deliveries.ts';
+import { emailOf, normalizeEmail } from '../../domain/lead/lead.ts';
 import {
   KeyTaken,
   earlierAcceptance,

@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import type { ConfirmationClaim } from '../../domain/confirmation-cap.ts';
+import type { ConfirmationClaim } from '../../domain/newsletter/confirmation-cap.ts';
 import { CLAIM_SQL, claimParameters } from '../confirmation-claim-sql.ts';
 
 /**

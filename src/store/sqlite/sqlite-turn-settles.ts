@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import type { ClaimedStep, StepOutcome } from '../../domain/deliveries.ts';
+import type { ClaimedStep, StepOutcome } from '../../domain/delivery/deliveries.ts';
 import type { Settlement } from '../journal-writes.ts';
 import { leadSummary, settledColumnsOf, type SummedStep } from '../step-settlement.ts';
 

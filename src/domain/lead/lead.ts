@@ -1,0 +1,43 @@
+import {
+  leadKindOf,
+  textField,
+  type LeadKindDescriptor,
+  type LeadRequest,
+} from '../../schemas/lead-kinds.ts';
+import type { ConsentRecord } from './consent.ts';
+
+/**
+ * A request the journal has accepted: it has an identity, a time of arrival and the proof of the
+ * person's consent (absent only for leads journaled before consent was recorded).
+ */
+export type Lead = LeadRequest & {
+  id: string;
+  receivedAt: Date;
+  consent?: ConsentRecord;
+  /**
+   * Set for the agency's notification only (src/domain/newsletter/confirmation-cap.ts): true when the caps
+   * on e-mails to unverified addresses held back the e-mail to this lead's address.
+   */
+  confirmationHeldBack?: boolean;
+};
+
+/** The address the lead came from, in the field its kind names (a required field of every schema). */
+export function emailOf(
+  request: LeadRequest,
+  kind: LeadKindDescriptor = leadKindOf(request.kind),
+): string {
+  return textField(request.data, kind.fields.email) ?? '';
+}
+
+/** The first name the person gave (required by every schema). */
+export function firstNameOf(
+  request: LeadRequest,
+  kind: LeadKindDescriptor = leadKindOf(request.kind),
+): string {
+  return textField(request.data, kind.fields.firstName) ?? '';
+}
+
+/** Addresses are compared case-insensitively, so "Marie@X.fr" is known once subscribed as "marie@x.fr". */
+export function normalizeEmail(address: string): string {
+  return address.trim().toLowerCase();
+}

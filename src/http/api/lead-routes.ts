@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import type { Intake, IntakeOutcome } from '../../domain/intake/intake.ts';
+import {
+  API_PREFIX,
+  LEAD_KINDS,
+  leadRequestOf,
+  type LeadBody,
+  type LeadKindDescriptor,
+} from '../../schemas/lead-kinds.ts';
+import { SuccessResponseSchema, type SuccessResponse } from '../../schemas/responses.ts';
+import { compileSchema } from '../../schemas/compile-schema.ts';
+import { isBrowserFormPost, requireSupportedMediaType } from './body-parsers.ts';
+import type { BotTrap } from '../forms/bot-trap.ts';
+import { splitConsent } from './consent-evidence.ts';
+import { apiErrors } from '../../schemas/error-catalog.ts';
+import { idempotencyKeyOf } from './idempotency-key.ts';
+import { bindLeadId } from '../../observability/logging.ts';
+import { soonAfterListening } from './soon-after-listening.ts';
+
+/** One POST per lead kind and its 405s, declared in the API plugin (its URLs are relative to /api). */
+export function registerLeadRoutes(
+  api: FastifyInstance,
+  intake: Intake,
+  botTrap: Pick<BotTrap, 'verdict'>,
+  kinds: readonly LeadKindDescriptor[] = LEAD_KINDS,
+): void {
+  const refusedMethods = api.supportedMethods.filter(
+    (method) => method !== 'POST' && method !== 'OPTIONS',
+  );
+
+  // src/schemas/compile-schema.ts: the validators compile off the start's path.
+  soonAfterListening(api, () => kinds.forEach((endpoint) => compileSchema(endpoint.schema)));
+
+  for (const endpoint of kinds) {
+    const url = endpoint.path.slice(API_PREFIX.length);
+    // The body's type is the schemas' own: Fastify has validated it before the handler runs.
+    api.route<{ Body: LeadBody }>({
+      method: 'POST',
+      url,
+      schema: { body: endpoint.schema, response: { 200: SuccessResponseSchema } },
+      preValidation: requireSupportedMediaType,
+      handler: async (request, reply) => {
+        const { data, consent } = splitConsent(request);
+        // docs/api-decisions.md, "Bot trap": a caught post is answered as any other below.
+        const outcome = await intake.submit(leadRequestOf(endpoint, data), {
+          callerKey: idempotencyKeyOf(request),
+          consent,
+          identified: (leadId) => bindLeadId(request, reply, leadId),
+          spam: botTrap.verdict(request.body, Date.now()),
+        });
+        if (isBrowserFormPost(request)) return reply.redirect(endpoint.thankYouPath, 303);
+        return successBody(endpoint, outcome);
+      },
+    });
+
+    // Spec 7: any other method is a 405 that names the method and the path and lists what is allowed.
+    api.route({
+      method: refusedMethods,
+      url,
+      exposeHeadRoute: false,
+      handler: async (request) => {
+        throw apiErrors.methodNotAllowed(request.method, endpoint.path);
+      },
+    });
+  }
+}
+
+/** Spec 2.4: `existing` where the endpoint answers it; then the optional facts the intake found. */
+export function successBody(
+  endpoint: LeadKindDescriptor,
+  { existing, confirmation, warnings }: IntakeOutcome,
+): SuccessResponse {
+  return {
+    success: true,
+    ...(endpoint.answersExisting && { existing }),
+    ...(confirmation && { confirmation }),
+    ...(warnings?.length && { warnings }),
+  };
+}
