@@ -61,6 +61,8 @@ describe('the dead-letter alert over SMTP (docs/delivery.md)', () => {
         DELIVERY_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
       },
       dispatch: true,
+      // The dispatcher looks for dead steps to announce every 5 s in a server.
+      dispatcherTimings: { alertCheckMs: 50 },
     });
 
     const first = await contactFrom('injoignable-1@example.fr');

@@ -47,6 +47,9 @@ function webhookEnv(extra: Record<string, string> = {}): Record<string, string> 
   };
 }
 
+/** The dispatcher looks for alerts to send this often here (every 5 s in a server). */
+const ALERT_CHECK_MS = 50;
+
 const destination = () => webhookDestinationName(new URL(receiver.url));
 
 /** Six different leads of the three kinds, as six people would send them. */
@@ -126,7 +129,11 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
 
   it('a receiver answering 500 forever: dead after DELIVERY_MAX_ATTEMPTS, one alert e-mail, the e-mails sent once', async () => {
     receiver.answer = 500;
-    t = await buildTestApp({ env: webhookEnv({ DELIVERY_MAX_ATTEMPTS: '3' }), dispatch: true });
+    t = await buildTestApp({
+      env: webhookEnv({ DELIVERY_MAX_ATTEMPTS: '3' }),
+      dispatch: true,
+      dispatcherTimings: { alertCheckMs: ALERT_CHECK_MS },
+    });
     const app = t;
     await send(app, sixLeads().slice(0, 1));
     const [entry] = await app.store.list();
@@ -137,8 +144,8 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
     );
     const alerts = () => sink.received.filter((mail) => mail.email.subject?.includes('abandonné'));
     await until('the alert e-mail', () => alerts().length > 0, 15_000);
-    // Two more rounds of the dispatcher's alert check: nothing more is sent about this step.
-    await sleep(11_000);
+    // Twenty more rounds of the dispatcher's alert check: nothing more is sent about this step.
+    await sleep(20 * ALERT_CHECK_MS);
 
     expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual(
       Array(3).fill(webhookIdFor(leadId, destination())),
@@ -152,7 +159,11 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
 
   it('a receiver answering 410 Gone: dead at its first attempt, one alert e-mail, no retry', async () => {
     receiver.answer = 410;
-    t = await buildTestApp({ env: webhookEnv({ DELIVERY_MAX_ATTEMPTS: '5' }), dispatch: true });
+    t = await buildTestApp({
+      env: webhookEnv({ DELIVERY_MAX_ATTEMPTS: '5' }),
+      dispatch: true,
+      dispatcherTimings: { alertCheckMs: ALERT_CHECK_MS },
+    });
     const app = t;
     await send(app, sixLeads().slice(0, 1));
 
