@@ -229,7 +229,13 @@ export async function buildApp({
     ...(formPages && { formPages }),
     routes: [privacyApiRoutes(privacy)],
   });
-  await registerMcp(app, { intake, privacy, siteUrl: config.siteUrl, siteDir, rateLimit });
+  const mcpSite = await registerMcp(app, {
+    intake,
+    privacy,
+    siteUrl: config.siteUrl,
+    siteDir,
+    rateLimit,
+  });
   const newsletterPages = newsletterPageHtml(siteDir);
   await registerNewsletterRoutes(app, newsletter, newsletterPages);
   await registerPrivacyPages(app, privacy, privacyPageHtml(siteDir));
@@ -250,11 +256,12 @@ export async function buildApp({
   const site = siteDir ? registerSite(app, siteDir, { botTrap }) : undefined;
   if (site && siteDir && watching) {
     // A rebuild takes effect without a restart: pages, files, the pages of refused forms and of
-    // newsletter links, read again whole (docs/site.md, "Serving").
+    // newsletter links, the MCP resources, read again whole (docs/site.md, "Serving").
     const watcher = watchSite(siteDir, {
       onBuild: (builtAt) => {
         site.reload();
         formPages?.reload();
+        mcpSite.reload();
         Object.assign(newsletterPages, newsletterPageHtml(siteDir));
         app.log.info({ builtAt }, 'site: new build served');
       },

@@ -32,12 +32,42 @@ export interface McpSettings {
  * hint says what the address is and how to use it. Its own
  * scope beside the API plugin: JSON bodies and the rate limit hold here as they do under /api.
  */
-export async function registerMcp(app: FastifyInstance, settings: McpSettings): Promise<void> {
+/** What MCP publishes of the built site: read again when a new build is served. */
+export interface McpSite {
+  reload(): void;
+}
+
+export async function registerMcp(app: FastifyInstance, settings: McpSettings): Promise<McpSite> {
+  const published = publishedSite(settings);
   await app.register(async (scope) => {
     registerBodyParsers(scope);
     await registerRateLimit(scope, settings.rateLimit);
-    mcpRoutes(scope, settings);
+    mcpRoutes(scope, settings, published);
   });
+  return published;
+}
+
+/**
+ * The resources (the site's pages of facts, read from dist/), the answers built from them and the
+ * server card: docs/site.md, "Serving", a rebuild takes effect without a restart, for assistants too.
+ */
+function publishedSite(settings: McpSettings) {
+  const read = () => {
+    const resources = leadResources(settings.siteUrl, settings.siteDir);
+    const card = JSON.stringify(
+      serverCard(settings.siteUrl, resources, Boolean(settings.privacy)),
+      null,
+      2,
+    );
+    return { resources, card, direct: undefined as DirectAnswer | undefined };
+  };
+  const published = {
+    ...read(),
+    reload() {
+      Object.assign(published, read());
+    },
+  };
+  return published;
 }
 
 /**
@@ -64,14 +94,16 @@ const BATCH_REFUSED = JSON.stringify({
   },
 });
 
-function mcpRoutes(app: FastifyInstance, settings: McpSettings): void {
-  const resources = leadResources(settings.siteUrl, settings.siteDir);
-  let direct: DirectAnswer | undefined;
+function mcpRoutes(
+  app: FastifyInstance,
+  settings: McpSettings,
+  published: ReturnType<typeof publishedSite>,
+): void {
   soonAfterListening(app, mcpServer);
   const deps = (request: FastifyRequest, reply: FastifyReply): McpDependencies => ({
     intake: settings.intake,
     ...(settings.privacy && { privacy: settings.privacy }),
-    resources,
+    resources: published.resources,
     logError: (error) => request.log.error({ err: error }, 'MCP tool call failed'),
     identified: (leadId) => bindLeadId(request, reply, leadId),
   });
@@ -84,12 +116,10 @@ function mcpRoutes(app: FastifyInstance, settings: McpSettings): void {
       if (Array.isArray(request.body)) {
         return reply.code(400).type('application/json').send(BATCH_REFUSED);
       }
-      const answered = (direct ??= directAnswers(resources, Boolean(settings.privacy)))(
-        request.body,
-        request.headers,
-        () => deps(request, reply),
-        request.ip,
-      );
+      const answered = (published.direct ??= directAnswers(
+        published.resources,
+        Boolean(settings.privacy),
+      ))(request.body, request.headers, () => deps(request, reply), request.ip);
       if (answered !== undefined) return reply.type('application/json').send(await answered);
       const server = createMcpServer(deps(request, reply), request.ip);
       const transport = createMcpTransport();
@@ -117,15 +147,10 @@ function mcpRoutes(app: FastifyInstance, settings: McpSettings): void {
     },
   });
 
-  const card = JSON.stringify(
-    serverCard(settings.siteUrl, resources, Boolean(settings.privacy)),
-    null,
-    2,
-  );
   app.get(SERVER_CARD_PATH, async (_request, reply) =>
     reply
       .type('application/json; charset=utf-8')
       .header('cache-control', 'public, max-age=300')
-      .send(card),
+      .send(published.card),
   );
 }

@@ -2,6 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, SITE_DIR } from '../../site/build.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
@@ -31,6 +33,21 @@ afterAll(async () => {
   await test?.close();
   rmSync(root, { recursive: true, force: true });
 });
+
+/** The site's price page as an assistant reads it over MCP (docs/agents.md), or undefined. */
+async function tarifsOverMcp(): Promise<string | undefined> {
+  const client = new Client({ name: 'leadgate-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)));
+  try {
+    const { resources } = await client.listResources();
+    const tarifs = resources.find((resource) => resource.uri === `${SITE_URL}/tarifs.md`);
+    if (!tarifs) return undefined;
+    const { contents } = await client.readResource({ uri: tarifs.uri });
+    return contents.map((content) => ('text' in content ? content.text : '')).join('');
+  } finally {
+    await client.close();
+  }
+}
 
 /** Asks until `done` holds (the swap is noticed within milliseconds; the bound only stops a hang). */
 async function eventually(done: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
@@ -69,5 +86,19 @@ describe('a rebuild takes effect without a restart (docs/site.md, "Serving")', (
     const removed = await fetch(`${origin}/newsletter`);
     expect(removed.status).toBe(404);
     expect(await removed.text()).toContain('<html lang="fr">');
+  });
+
+  it('publishes the new build to assistants too: the MCP resources are the new pages', async () => {
+    const tarifs = join(content, 'tarifs.md');
+    writeFileSync(
+      tarifs,
+      '---\ntitle: "Tarifs"\ndescription: "Nos tarifs."\nupdated: "2026-11-27"\n---\n\nTarifs revus : 450 € le diagnostic.\n',
+    );
+    await build();
+    await eventually(async () => (await tarifsOverMcp())?.includes('450 € le diagnostic') ?? false);
+    const card = (await (await fetch(`${origin}/.well-known/mcp/server-card.json`)).json()) as {
+      resources: { uri: string }[];
+    };
+    expect(card.resources.map((resource) => resource.uri)).toContain(`${SITE_URL}/tarifs.md`);
   });
 });
