@@ -1,6 +1,7 @@
 // Runs the benchmarks and writes bench/RESULTS.md. Not part of `npm test` nor CI (bench/README.md).
 // Usage: npm run bench -- [--rounds 5] [--seconds 10] [--starts 10] [--requests 100000]
-//   [--only build,startup,contact,site,flood,memory,mail,delivery,workspace] [--output bench/RESULTS.md]
+//   [--only build,startup,contact,steady,site,flood,memory,mail,delivery,workspace]
+//   [--output bench/RESULTS.md]
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,7 @@ import { logLinesRound, type LogLinesRound } from './log-lines.ts';
 import { mailComposeRound, type MailComposeRound } from './mail-compose.ts';
 import { memoryRound } from './memory.ts';
 import { ACCEPT, PAGE, siteRound, type SiteRound } from './site.ts';
+import { steadyRateRound, type SteadyRateRound } from './steady-rate.ts';
 import { buildOnce, coldStarts, firstStarts } from './startup.ts';
 import { workspaceRound, workspaceSection, type WorkspaceRound } from './workspace.ts';
 import { SERVE_ARGS } from './lib/serve-command.ts';
@@ -40,12 +42,13 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '100000' },
     only: {
       type: 'string',
-      default: 'build,startup,contact,site,flood,memory,mail,delivery,workspace',
+      default: 'build,startup,contact,steady,site,flood,memory,mail,delivery,workspace',
     },
     output: { type: 'string', default: 'bench/RESULTS.md' },
   },
 });
 const rounds = Number(values.rounds);
+const round1 = (value: number) => Math.round(value * 10) / 10;
 const seconds = Number(values.seconds);
 const only = new Set(values.only.split(','));
 const root = join(process.cwd(), 'bench', 'out');
@@ -85,9 +88,16 @@ async function measureRounds<T>(name: string, round: () => Promise<T>, describe:
 }
 
 // The build comes first: every server below serves the dist/ it writes.
-const servers = ['build', 'startup', 'contact', 'site', 'flood', 'memory', 'delivery'].some((n) =>
-  only.has(n),
-);
+const servers = [
+  'build',
+  'startup',
+  'contact',
+  'steady',
+  'site',
+  'flood',
+  'memory',
+  'delivery',
+].some((n) => only.has(n));
 const builds: number[] = [];
 for (let round = 0; round < (only.has('build') ? rounds : servers ? 1 : 0); round++) {
   builds.push(await buildOnce(distDir));
@@ -183,6 +193,35 @@ ${rows
       name,
       results.map((r) => r[server]),
     ),
+  )
+  .join('\n')}`);
+}
+
+if (only.has('steady')) {
+  const rate = 300;
+  const steadySeconds = 2 * seconds;
+  const results = await measureRounds<SteadyRateRound>(
+    'steady',
+    () => steadyRateRound(root, distDir, rate, steadySeconds),
+    (r) => `p50 ${ms(round1(r.p50))}, p99 ${ms(round1(r.p99))}, ${r.failures} failed`,
+  );
+  const p99 = median(results.map((r) => r.p99));
+  sections.push(`## Accepting while delivering: ${rate} contact requests a second
+
+\`node bin/leadgate.js serve\` as configured by default (outbox, SQLite journal, info logs),
+RATE_LIMIT_PER_MINUTE=0: ${rate} requests a second for ${steadySeconds} s after a 3 s warm-up, sent on
+schedule whatever the answers (an open loop, bench/steady-rate.ts: each latency counts from the
+moment the request was due), while the dispatcher writes each lead's two e-mails beside them.
+${rounds} rounds.
+
+p99 (median of the rounds): **${ms(round1(p99))}**. Target < 25 ms: ${verdict(p99 < 25)}.
+
+| Round | p50 | p99 | max | failed | server CPU µs/request (deliveries included) | e-mails written meanwhile |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: |
+${results
+  .map(
+    (r, index) =>
+      `| ${index + 1} | ${ms(round1(r.p50))} | ${ms(round1(r.p99))} | ${ms(Math.round(r.max))} | ${r.failures} | ${round0(r.cpuMicrosPerRequest)} | ${round0(r.mailsWritten)} |`,
   )
   .join('\n')}`);
 }

@@ -1,0 +1,123 @@
+// docs/performance.md, « Accepting while delivering »: contact requests sent at a fixed rate (open
+// loop) to `leadgate serve` as configured by default, while its dispatcher delivers each lead beside
+// them. Run alone: node --import tsx bench/steady-rate.ts [--rate 300] [--seconds 20] [--rounds 3]
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Pool } from 'undici';
+import { CONTACT_BODY } from './contact.ts';
+import { withCpuOf } from './lib/cpu.ts';
+import { SERVE_ARGS } from './lib/serve-command.ts';
+import { withServer } from './lib/servers.ts';
+
+export interface SteadyRateRound {
+  rate: number;
+  sent: number;
+  failures: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** Server CPU time per request, deliveries included. */
+  cpuMicrosPerRequest: number;
+  /** `.eml` files in the outbox when the last answer came: what the dispatcher did meanwhile. */
+  mailsWritten: number;
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+/**
+ * An open-loop client: request `i` is due at `start + i / rate` whatever the earlier answers, and
+ * its latency counts from that moment, so a server that falls behind is charged for the wait it
+ * causes (no coordinated omission, which a closed-loop generator like wrk's default has).
+ */
+async function sendAtRate(
+  baseUrl: string,
+  rate: number,
+  seconds: number,
+): Promise<{ latencies: number[]; failures: number }> {
+  const pool = new Pool(baseUrl, { connections: 64, pipelining: 1 });
+  const total = rate * seconds;
+  const latencies: number[] = [];
+  let failures = 0;
+  const inFlight: Promise<void>[] = [];
+  const start = performance.now();
+  for (let index = 0; index < total; index++) {
+    const due = start + (index * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const body = CONTACT_BODY.replace('[<id>]', `steady${index}`);
+    inFlight.push(
+      pool
+        .request({
+          path: '/api/contact',
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body,
+        })
+        .then(async (answer) => {
+          await answer.body.dump();
+          if (answer.statusCode !== 200) failures++;
+          latencies.push(performance.now() - due);
+        })
+        .catch(() => {
+          failures++;
+        }),
+    );
+  }
+  await Promise.all(inFlight);
+  await pool.close();
+  return { latencies: latencies.sort((a, b) => a - b), failures };
+}
+
+export async function steadyRateRound(
+  root: string,
+  distDir: string,
+  rate: number,
+  seconds: number,
+  /** Node's arguments for the server: `npm start`'s, or with `--cpu-prof` before them to profile. */
+  serverArgs: readonly string[] = SERVE_ARGS,
+): Promise<SteadyRateRound> {
+  const env = { DIST_DIR: distDir, MAIL_PROVIDER: 'outbox', RATE_LIMIT_PER_MINUTE: '0' };
+  return withServer(root, serverArgs, env, async ({ baseUrl, pid, dataDir }) => {
+    await sendAtRate(baseUrl, rate, 3); // warm-up: JIT, SQLite page cache, sockets
+    const { result, cpuSeconds } = await withCpuOf(pid, () => sendAtRate(baseUrl, rate, seconds));
+    const outbox = join(dataDir, 'outbox');
+    return {
+      rate,
+      sent: rate * seconds,
+      failures: result.failures,
+      p50: quantile(result.latencies, 0.5),
+      p99: quantile(result.latencies, 0.99),
+      max: result.latencies.at(-1) ?? 0,
+      cpuMicrosPerRequest: (cpuSeconds * 1e6) / (rate * seconds),
+      mailsWritten: readdirSync(outbox).length,
+    };
+  });
+}
+
+if (process.argv[1] === import.meta.filename) {
+  const { values } = parseArgs({
+    options: {
+      rate: { type: 'string', default: '300' },
+      seconds: { type: 'string', default: '20' },
+      rounds: { type: 'string', default: '3' },
+      dist: { type: 'string', default: 'dist' },
+    },
+  });
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const root = mkdtempSync(join(tmpdir(), 'leadgate-steady-'));
+  for (let round = 0; round < Number(values.rounds); round++) {
+    const r = await steadyRateRound(
+      root,
+      join(process.cwd(), values.dist),
+      Number(values.rate),
+      Number(values.seconds),
+    );
+    console.log(
+      `${r.rate}/s × ${r.sent}: p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms, ${r.failures} failed, ${r.cpuMicrosPerRequest.toFixed(0)} µs CPU/request, ${r.mailsWritten} e-mails written`,
+    );
+  }
+}
