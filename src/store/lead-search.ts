@@ -1,4 +1,5 @@
-import type { Expression, SqlBool } from 'kysely';
+import type { Expression, Kysely, SqlBool } from 'kysely';
+import type { Database } from './tables.ts';
 
 /**
  * What differs between the dialects in the inbox's queries (docs/workspace.md, "Recherche"): the
@@ -8,6 +9,17 @@ import type { Expression, SqlBool } from 'kysely';
 export interface LeadSearchDialect {
   /** True for a lead whose words include each of `words` as a prefix. */
   matches(words: readonly string[]): Expression<SqlBool>;
+  /**
+   * When at least `share` of the leads match `words`: the same test as `matches`, made on one lead
+   * at a time, for a query that reads the leads in the page's order and stops at the page
+   * (sql-lead-work.ts). Undefined when they are rarer, or where the database's planner makes that
+   * choice itself (docs/workspace.md, "Performances").
+   */
+  matchesOneByOneIfCommon(
+    db: Kysely<Database>,
+    words: readonly string[],
+    share: number,
+  ): Promise<Expression<SqlBool> | undefined>;
   /** An audit's sector (spec 2.3), what its index is built on (migrations.ts). */
   readonly sector: Expression<string | null>;
 }
