@@ -47,24 +47,34 @@ export class SqlLeadWork implements LeadWork {
     const filtered = this.filtered(this.db.selectFrom('leads'), filter);
     const matching = this.searched(filtered, search);
     // The count stops past COUNT_CAP: an exact total over 100,000 leads would cost more than the page.
-    const total = await this.db
+    // Asked with it: whether the words are common enough for their page to be walked to.
+    const { count, common } = await this.db
       .selectFrom(
         matching
           .select('id')
           .limit(COUNT_CAP + 1)
           .as('matching'),
       )
-      .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .executeTakeFirst();
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as('count'),
+        (search.words.length
+          ? this.search.isCommon(search.words, 1 / WALKED_PER_ROW)
+          : eb.lit(false)
+        ).as('common'),
+      ])
+      .executeTakeFirstOrThrow();
     const direction = order === 'newest' ? 'desc' : 'asc';
     const cursor = after === undefined ? undefined : readCursor(after);
+    const walked = common
+      ? await this.commonWordsPage(
+          inPageOrder(filtered, direction, cursor),
+          search.words,
+          direction,
+          limit + 1,
+        )
+      : undefined;
     const rows =
-      (await this.commonWordsPage(
-        inPageOrder(filtered, direction, cursor),
-        search.words,
-        direction,
-        limit + 1,
-      )) ??
+      walked ??
       (await inPageOrder(matching, direction, cursor)
         .selectAll()
         .limit(limit + 1)
@@ -74,16 +84,16 @@ export class SqlLeadWork implements LeadWork {
     return {
       entries: shown.map(inboxEntryOf),
       next: rows.length > limit && last ? writeCursor(last.received_at, last.id) : undefined,
-      total: Number(total?.count ?? 0),
+      total: Number(count),
     };
   }
 
   /**
    * docs/workspace.md, "Performances": the page of a search for words found in many leads, read by
    * walking the leads in the page's order and testing each, which stops at the page, instead of
-   * reading every match to sort them. Undefined when the words are rare, or when the page is not
-   * filled within the first WALKED_PER_ROW leads a row (the matches are old, or the filters drop
-   * most leads): then the index's matches are read as for any search.
+   * reading every match to sort them. Undefined when the page is not filled within the first
+   * WALKED_PER_ROW leads a row (the matches are old, or the filters drop most leads): then the
+   * index's matches are read as for any search.
    */
   private async commonWordsPage(
     ordered: LeadsQuery,
@@ -91,14 +101,15 @@ export class SqlLeadWork implements LeadWork {
     direction: 'asc' | 'desc',
     rows: number,
   ): Promise<Selectable<LeadsTable>[] | undefined> {
-    if (words.length === 0) return undefined;
-    const walked = rows * WALKED_PER_ROW;
-    const test = await this.search.matchesOneByOneIfCommon(this.db, words, 1 / WALKED_PER_ROW);
-    if (!test) return undefined;
     const found = await this.db
-      .selectFrom(ordered.selectAll().limit(walked).as('leads'))
+      .selectFrom(
+        ordered
+          .selectAll()
+          .limit(rows * WALKED_PER_ROW)
+          .as('leads'),
+      )
       .selectAll()
-      .where(test)
+      .where(this.search.matchesOneByOne(words))
       .orderBy('received_at', direction)
       .orderBy('id', direction)
       .limit(rows)

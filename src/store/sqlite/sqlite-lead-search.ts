@@ -45,20 +45,20 @@ export const sqliteLeadSearch: LeadSearchDialect = {
   matches(words) {
     return sql<boolean>`leads.id IN (SELECT r.lead_ref FROM lead_search_rows r WHERE r.row_id IN (SELECT rowid FROM lead_search WHERE lead_search MATCH ${ftsQuery(words)}))`;
   },
-  async matchesOneByOneIfCommon(db, words, share) {
-    // SQLite's planner cannot tell a common word from a rare one (FTS5 gives it no count), so the
-    // index's matches are counted here, up to the share of the rows it has ever numbered.
-    const query = ftsQuery(words);
-    const { rows } = await sql<{ common: number }>`
+  isCommon(words, share) {
+    // SQLite's planner cannot tell a common word from a rare one (FTS5 gives it no count): the
+    // index's matches are counted, up to the share of the rows it has ever numbered.
+    return sql<boolean>`(
       WITH wanted (matches) AS (
         SELECT max(1, CAST(coalesce(max(row_id), 0) * ${share} AS INTEGER)) FROM lead_search_rows)
-      SELECT count(*) >= (SELECT matches FROM wanted) AS common
-      FROM (SELECT rowid FROM lead_search WHERE lead_search MATCH ${query}
-            LIMIT (SELECT matches FROM wanted))`.execute(db);
-    if (!rows[0]?.common) return undefined;
-    // The lead's row number looked up, then tested against the matches (read once into a set),
-    // rather than every match turned into its lead as `matches` does.
-    return sql<boolean>`(SELECT r.row_id FROM lead_search_rows r WHERE r.lead_ref = leads.id) IN (SELECT rowid FROM lead_search WHERE lead_search MATCH ${query})`;
+      SELECT count(*) >= (SELECT matches FROM wanted)
+      FROM (SELECT rowid FROM lead_search WHERE lead_search MATCH ${ftsQuery(words)}
+            LIMIT (SELECT matches FROM wanted)))`;
+  },
+  matchesOneByOne(words) {
+    // The lead's row number looked up and tested against the matches, read once into a set, rather
+    // than every match turned into its lead first as `matches` does.
+    return sql<boolean>`(SELECT r.row_id FROM lead_search_rows r WHERE r.lead_ref = leads.id) IN (SELECT rowid FROM lead_search WHERE lead_search MATCH ${ftsQuery(words)})`;
   },
   sector: sql<string | null>`json_extract(payload, '$.sector')`,
 };
