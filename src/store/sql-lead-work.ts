@@ -27,9 +27,9 @@ import type { Database, LeadsTable } from './tables.ts';
 export const COUNT_CAP = 1000;
 
 /**
- * docs/workspace.md, "Performances": a search for common words walks up to this many leads for each
- * row of its page before reading the index's matches instead; so it walks when at least one lead in
- * this many matches.
+ * docs/workspace.md, "Performances": a search for common words walks at most this many leads for
+ * each row of its page, then reads the index's matches instead; so it walks only when at least one
+ * lead in this many matches, enough to fill the page on the way.
  */
 const WALKED_PER_ROW = 50;
 
@@ -102,6 +102,7 @@ export class SqlLeadWork implements LeadWork {
     rows: number,
   ): Promise<Selectable<LeadsTable>[] | undefined> {
     const found = await this.db
+      // Named `leads`, as the dialects' tests name the row they test.
       .selectFrom(
         ordered
           .selectAll()
