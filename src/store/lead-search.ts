@@ -1,4 +1,4 @@
-import type { Expression, SqlBool } from 'kysely';
+import type { AliasableExpression, Expression, SqlBool } from 'kysely';
 
 /**
  * What differs between the dialects in the inbox's queries (docs/workspace.md, "Recherche"): the
@@ -8,6 +8,14 @@ import type { Expression, SqlBool } from 'kysely';
 export interface LeadSearchDialect {
   /** True for a lead whose words include each of `words` as a prefix. */
   matches(words: readonly string[]): Expression<SqlBool>;
+  /**
+   * True when at least `share` of the leads match `words`: reading the leads in a page's order and
+   * testing each (`matchesOneByOne`) then fills the page sooner than reading every match. Always
+   * false where the database's planner makes that choice itself (docs/workspace.md, "Performances").
+   */
+  isCommon(words: readonly string[], share: number): AliasableExpression<SqlBool>;
+  /** The test of `matches`, made on one lead at a time, for a query that reads the leads in order. */
+  matchesOneByOne(words: readonly string[]): Expression<SqlBool>;
   /** An audit's sector (spec 2.3), what its index is built on (migrations.ts). */
   readonly sector: Expression<string | null>;
 }

@@ -26,6 +26,13 @@ import type { Database, LeadsTable } from './tables.ts';
 /** docs/workspace.md: the inbox says « plus de 1 000 » rather than count further. */
 export const COUNT_CAP = 1000;
 
+/**
+ * docs/workspace.md, "Performances": a search for common words walks at most this many leads for
+ * each row of its page, then reads the index's matches instead; so it walks only when at least one
+ * lead in this many matches, enough to fill the page on the way.
+ */
+const WALKED_PER_ROW = 50;
+
 type LeadsQuery = SelectQueryBuilder<Database, 'leads', object>;
 
 /** The team's side of the journal (docs/workspace.md), the same SQL on both dialects but search. */
@@ -36,43 +43,79 @@ export class SqlLeadWork implements LeadWork {
   ) {}
 
   async page({ order = 'newest', after, limit, ...filter }: InboxQuery): Promise<InboxPage> {
-    const descending = order === 'newest';
-    let query = this.filtered(this.db.selectFrom('leads'), filter);
+    const search = searchOf(filter.search);
+    const filtered = this.filtered(this.db.selectFrom('leads'), filter);
+    const matching = this.searched(filtered, search);
     // The count stops past COUNT_CAP: an exact total over 100,000 leads would cost more than the page.
-    const total = await this.db
+    // Asked with it: whether the words are common enough for their page to be walked to.
+    const { count, common } = await this.db
       .selectFrom(
-        query
+        matching
           .select('id')
           .limit(COUNT_CAP + 1)
           .as('matching'),
       )
-      .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .executeTakeFirst();
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as('count'),
+        (search.words.length
+          ? this.search.isCommon(search.words, 1 / WALKED_PER_ROW)
+          : eb.lit(false)
+        ).as('common'),
+      ])
+      .executeTakeFirstOrThrow();
+    const direction = order === 'newest' ? 'desc' : 'asc';
     const cursor = after === undefined ? undefined : readCursor(after);
-    if (cursor) {
-      const [at, id] = cursor;
-      const beyond = descending ? '<' : '>';
-      query = query.where((eb) =>
-        eb.or([
-          eb('received_at', beyond, at),
-          eb.and([eb('received_at', '=', at), eb('id', beyond, id)]),
-        ]),
-      );
-    }
-    const direction = descending ? 'desc' : 'asc';
-    const rows = await query
-      .selectAll()
-      .orderBy('received_at', direction)
-      .orderBy('id', direction)
-      .limit(limit + 1)
-      .execute();
+    const walked = common
+      ? await this.commonWordsPage(
+          inPageOrder(filtered, direction, cursor),
+          search.words,
+          direction,
+          limit + 1,
+        )
+      : undefined;
+    const rows =
+      walked ??
+      (await inPageOrder(matching, direction, cursor)
+        .selectAll()
+        .limit(limit + 1)
+        .execute());
     const shown = rows.slice(0, limit);
     const last = shown.at(-1);
     return {
       entries: shown.map(inboxEntryOf),
       next: rows.length > limit && last ? writeCursor(last.received_at, last.id) : undefined,
-      total: Number(total?.count ?? 0),
+      total: Number(count),
     };
+  }
+
+  /**
+   * docs/workspace.md, "Performances": the page of a search for words found in many leads, read by
+   * walking the leads in the page's order and testing each, which stops at the page, instead of
+   * reading every match to sort them. Undefined when the page is not filled within the first
+   * WALKED_PER_ROW leads a row (the matches are old, or the filters drop most leads): then the
+   * index's matches are read as for any search.
+   */
+  private async commonWordsPage(
+    ordered: LeadsQuery,
+    words: readonly string[],
+    direction: 'asc' | 'desc',
+    rows: number,
+  ): Promise<Selectable<LeadsTable>[] | undefined> {
+    const found = await this.db
+      // Named `leads`, as the dialects' tests name the row they test.
+      .selectFrom(
+        ordered
+          .selectAll()
+          .limit(rows * WALKED_PER_ROW)
+          .as('leads'),
+      )
+      .selectAll()
+      .where(this.search.matchesOneByOne(words))
+      .orderBy('received_at', direction)
+      .orderBy('id', direction)
+      .limit(rows)
+      .execute();
+    return found.length === rows ? found : undefined;
   }
 
   async *all(filter: InboxFilter): AsyncIterable<InboxEntry> {
@@ -284,14 +327,26 @@ export class SqlLeadWork implements LeadWork {
           : eb('consent_channel', 'in', consents),
       );
     }
-    const search = filter.search?.trim() ?? '';
-    // A whole address is looked up by the journal's e-mail column (indexed), not word by word.
-    if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(search))
-      return q.where('email', '=', normalizeEmail(search));
-    const words = searchWords(search);
-    if (words.length) q = q.where(this.search.matches(words));
     return q;
   }
+
+  private searched(query: LeadsQuery, search: Search): LeadsQuery {
+    if (search.email !== undefined) return query.where('email', '=', search.email);
+    return search.words.length ? query.where(this.search.matches(search.words)) : query;
+  }
+}
+
+interface Search {
+  email?: string;
+  words: string[];
+}
+
+/** The search box: a whole address is looked up by the journal's e-mail column (indexed), not word by word. */
+function searchOf(text = ''): Search {
+  const search = text.trim();
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(search)
+    ? { email: normalizeEmail(search), words: [] }
+    : { words: searchWords(search) };
 }
 
 function inboxEntryOf(row: Selectable<LeadsTable>): InboxEntry {
@@ -329,6 +384,26 @@ function activityRow(
     value,
     previous,
   };
+}
+
+/** The inbox's order, newest or oldest first, from just beyond the cursor of the previous page. */
+function inPageOrder(
+  query: LeadsQuery,
+  direction: 'asc' | 'desc',
+  cursor: [string, string] | undefined,
+): LeadsQuery {
+  let ordered = query;
+  if (cursor) {
+    const [at, id] = cursor;
+    const beyond = direction === 'desc' ? '<' : '>';
+    ordered = ordered.where((eb) =>
+      eb.or([
+        eb('received_at', beyond, at),
+        eb.and([eb('received_at', '=', at), eb('id', beyond, id)]),
+      ]),
+    );
+  }
+  return ordered.orderBy('received_at', direction).orderBy('id', direction);
 }
 
 function writeCursor(receivedAt: string, id: string): string {

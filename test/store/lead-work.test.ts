@@ -4,7 +4,12 @@ import type { InboxQuery } from '../../src/domain/team/lead-work.ts';
 import type { Store } from '../../src/domain/store.ts';
 import type { ConsentChannel } from '../../src/schemas/consent.ts';
 import { hasPostgres, type TestDialect } from '../helpers/postgres-databases.ts';
-import { acceptLead, sharedDatabase, type SharedDatabase } from '../helpers/test-stores.ts';
+import {
+  acceptLead,
+  holdAsSpam,
+  sharedDatabase,
+  type SharedDatabase,
+} from '../helpers/test-stores.ts';
 
 /** docs/workspace.md: the team's journal (status, assignee, notes, inbox queries) on both dialects. */
 const dialects: TestDialect[] = hasPostgres() ? ['sqlite', 'postgres'] : ['sqlite'];
@@ -162,6 +167,56 @@ describe.each(dialects)('the team journal on %s (docs/workspace.md)', (dialect) 
     expect(await names(store, { search: '"dupont" * - ^(' })).toEqual(['Marie']);
     expect(await names(store, { search: 'bot' })).toEqual([]);
     expect(await names(store, { search: 'bot', held: true })).toEqual(['Bot']);
+  });
+
+  it('a word found in many leads lists them newest first or oldest first, page after page, with their total (docs/workspace.md, "Performances")', async () => {
+    const store = await journal();
+    const journaled: { id: string; minute: number; message: string; held: boolean }[] = [];
+    for (let i = 0; i < 150; i += 1) {
+      // Journaled out of their order of arrival, two by two in the same minute.
+      const rank = (i * 37) % 150;
+      const minute = Math.floor(rank / 2);
+      // « Google » in a third of the leads; « ancien » only in the 20 oldest.
+      const message = `${rank % 3 === 0 ? 'Vu sur Google.' : 'Bonjour.'} ${rank < 20 ? 'Ancien site.' : ''}`;
+      const one = lead(
+        'contact',
+        { PRENOM: `N${rank}`, EMAIL: `n${rank}@example.fr`, DEMANDE: message },
+        minute,
+      );
+      const held = rank % 30 === 0;
+      await (held ? holdAsSpam(store, one) : acceptLead(store, one));
+      journaled.push({ id: one.id, minute, message, held });
+    }
+    const newestFirst = (word: string, held = false) =>
+      journaled
+        .filter((one) => one.held === held && one.message.includes(word))
+        .sort((a, b) => b.minute - a.minute || (a.id < b.id ? 1 : -1))
+        .map((one) => one.id);
+    const listed = async (query: Partial<InboxQuery>) => {
+      const ids: string[] = [];
+      let after: string | undefined;
+      do {
+        const page = await store.work.page({ limit: 7, ...query, after });
+        ids.push(...page.entries.map((entry) => entry.lead.id));
+        after = page.next;
+      } while (after !== undefined);
+      return ids;
+    };
+    const google = newestFirst('Google');
+    expect(google).toHaveLength(45);
+    expect(await listed({ search: 'google' })).toEqual(google);
+    expect(await listed({ search: 'google', order: 'due' })).toEqual([...google].reverse());
+    expect(await listed({ search: 'google', limit: 1 })).toEqual(google);
+    expect((await store.work.page({ limit: 7, search: 'google' })).total).toBe(45);
+    expect(await listed({ search: 'google', held: true })).toEqual(newestFirst('Google', true));
+    // Common, but none among the newest leads.
+    const ancient = newestFirst('Ancien');
+    expect(ancient).toHaveLength(19);
+    expect(await listed({ search: 'ancien', limit: 1 })).toEqual(ancient);
+    expect(await listed({ search: 'ancien', limit: 1, order: 'due' })).toEqual(
+      [...ancient].reverse(),
+    );
+    expect((await store.work.page({ limit: 1, search: 'ancien' })).total).toBe(19);
   });
 
   it('a status change is kept with who and when, starts the clock once, and a repeat records nothing', async () => {

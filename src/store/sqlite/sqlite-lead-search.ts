@@ -37,12 +37,28 @@ export const sqliteSchema: DialectSchema = {
   storePayloadFields: async () => {},
 };
 
+/** Each word quoted (searchWords keeps only [a-z0-9]) and taken as a prefix; FTS5 ANDs them. */
+const ftsQuery = (words: readonly string[]) => words.map((word) => `"${word}"*`).join(' ');
+
 /** SQLite: the FTS5 index fed by triggers (migrations.ts, "2026-11-26-600-workspace-leads"). */
 export const sqliteLeadSearch: LeadSearchDialect = {
   matches(words) {
-    // Each word quoted (searchWords keeps only [a-z0-9]) and taken as a prefix; FTS5 ANDs them.
-    const query = words.map((word) => `"${word}"*`).join(' ');
-    return sql<boolean>`leads.id IN (SELECT r.lead_ref FROM lead_search_rows r WHERE r.row_id IN (SELECT rowid FROM lead_search WHERE lead_search MATCH ${query}))`;
+    return sql<boolean>`leads.id IN (SELECT r.lead_ref FROM lead_search_rows r WHERE r.row_id IN (SELECT rowid FROM lead_search WHERE lead_search MATCH ${ftsQuery(words)}))`;
+  },
+  isCommon(words, share) {
+    // SQLite's planner cannot tell a common word from a rare one (FTS5 gives it no count): the
+    // index's matches are counted, up to the share of the rows it has ever numbered.
+    return sql<boolean>`(
+      WITH wanted (matches) AS (
+        SELECT max(1, CAST(coalesce(max(row_id), 0) * ${share} AS INTEGER)) FROM lead_search_rows)
+      SELECT count(*) >= (SELECT matches FROM wanted)
+      FROM (SELECT rowid FROM lead_search WHERE lead_search MATCH ${ftsQuery(words)}
+            LIMIT (SELECT matches FROM wanted)))`;
+  },
+  matchesOneByOne(words) {
+    // The lead's row number looked up and tested against the matches, read once into a set, rather
+    // than every match turned into its lead first as `matches` does.
+    return sql<boolean>`(SELECT r.row_id FROM lead_search_rows r WHERE r.lead_ref = leads.id) IN (SELECT rowid FROM lead_search WHERE lead_search MATCH ${ftsQuery(words)})`;
   },
   sector: sql<string | null>`json_extract(payload, '$.sector')`,
 };
