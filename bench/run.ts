@@ -1,6 +1,6 @@
 // Runs the benchmarks and writes bench/RESULTS.md. Not part of `npm test` nor CI (bench/README.md).
 // Usage: npm run bench -- [--rounds 5] [--seconds 10] [--starts 10] [--requests 100000]
-//   [--only build,startup,contact,steady,site,flood,memory,mail,delivery,workspace]
+//   [--only build,startup,contact,steady,nodes,site,flood,memory,mail,delivery,workspace]
 //   [--output bench/RESULTS.md]
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -30,6 +30,7 @@ import { mailComposeRound, type MailComposeRound } from './mail-compose.ts';
 import { memoryRound } from './memory.ts';
 import { ACCEPT, PAGE, siteRound, type SiteRound } from './site.ts';
 import { steadyRateRound, type SteadyRateRound } from './steady-rate.ts';
+import { nodesLatencyRound, withDurablePostgres, type NodesLatency } from './nodes-latency.ts';
 import { buildOnce, coldStarts, firstStarts } from './startup.ts';
 import { workspaceRound, workspaceSection, type WorkspaceRound } from './workspace.ts';
 import { SERVE_ARGS } from './lib/serve-command.ts';
@@ -42,7 +43,7 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '100000' },
     only: {
       type: 'string',
-      default: 'build,startup,contact,steady,site,flood,memory,mail,delivery,workspace',
+      default: 'build,startup,contact,steady,nodes,site,flood,memory,mail,delivery,workspace',
     },
     output: { type: 'string', default: 'bench/RESULTS.md' },
   },
@@ -222,6 +223,43 @@ ${results
   .map(
     (r, index) =>
       `| ${index + 1} | ${ms(round1(r.p50))} | ${ms(round1(r.p99))} | ${ms(Math.round(r.max))} | ${r.failures} | ${round0(r.cpuMicrosPerRequest)} | ${round0(r.mailsWritten)} |`,
+  )
+  .join('\n')}`);
+}
+
+if (only.has('nodes')) {
+  const rate = 20;
+  const nodesSeconds = 2 * seconds;
+  const results = await withDurablePostgres((newDatabase) =>
+    measureRounds<NodesLatency[]>(
+      'nodes',
+      async () => nodesLatencyRound(root, distDir, rate, nodesSeconds, await newDatabase()),
+      (r) =>
+        r
+          .map((each) => `${each.journal} p50 ${ms(round1(each.p50))} p99 ${ms(round1(each.p99))}`)
+          .join('; '),
+    ),
+  );
+  const journals = results[0]!.map((each) => each.journal);
+  sections.push(`## One node on SQLite, two on PostgreSQL
+
+The same contact requests at a person's pace, ${rate} a second for ${nodesSeconds} s after a 2 s warm-up
+(an open loop, bench/nodes-latency.ts), answered by one \`leadgate serve\` on its SQLite journal,
+then by two on one PostgreSQL database taking the requests in turn (a private cluster with
+PostgreSQL's default durability: fsync and synchronous commits, as SQLite's journal syncs before
+each answer). Both deliver to their outbox beside the load. ${rounds} rounds; p50 / p99 / max.
+
+| Journal | ${results.map((_, index) => `round ${index + 1}`).join(' | ')} |
+| --- | ${results.map(() => '---:').join(' | ')} |
+${journals
+  .map(
+    (journal, row) =>
+      `| ${journal} | ${results
+        .map((round) => {
+          const r = round[row]!;
+          return `${ms(round1(r.p50))} / ${ms(round1(r.p99))} / ${ms(Math.round(r.max))}${r.failures ? ` (${r.failures} failed)` : ''}`;
+        })
+        .join(' | ')} |`,
   )
   .join('\n')}`);
 }

@@ -23,7 +23,7 @@ export interface SteadyRateRound {
   mailsWritten: number;
 }
 
-function quantile(sorted: readonly number[], q: number): number {
+export function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
@@ -32,12 +32,13 @@ function quantile(sorted: readonly number[], q: number): number {
  * its latency counts from that moment, so a server that falls behind is charged for the wait it
  * causes (no coordinated omission, which a closed-loop generator like wrk's default has).
  */
-async function sendAtRate(
-  baseUrl: string,
+export async function sendAtRate(
+  baseUrls: string | readonly string[],
   rate: number,
   seconds: number,
 ): Promise<{ latencies: number[]; failures: number }> {
-  const pool = new Pool(baseUrl, { connections: 64, pipelining: 1 });
+  // Several servers (nodes of one journal) take the requests in turn.
+  const pools = [baseUrls].flat().map((url) => new Pool(url, { connections: 64, pipelining: 1 }));
   const total = rate * seconds;
   const latencies: number[] = [];
   let failures = 0;
@@ -49,13 +50,12 @@ async function sendAtRate(
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     const body = CONTACT_BODY.replace('[<id>]', `steady${index}`);
     inFlight.push(
-      pool
-        .request({
-          path: '/api/contact',
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body,
-        })
+      pools[index % pools.length]!.request({
+        path: '/api/contact',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body,
+      })
         .then(async (answer) => {
           await answer.body.dump();
           if (answer.statusCode !== 200) failures++;
@@ -67,7 +67,7 @@ async function sendAtRate(
     );
   }
   await Promise.all(inFlight);
-  await pool.close();
+  await Promise.all(pools.map((pool) => pool.close()));
   return { latencies: latencies.sort((a, b) => a - b), failures };
 }
 

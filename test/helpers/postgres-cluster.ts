@@ -27,7 +27,11 @@ export function postgresBinDir(root = '/usr/lib/postgresql'): string | undefined
   return majors[0] ? join(root, majors[0], 'bin') : undefined;
 }
 
-export async function startPostgresCluster(binDir = postgresBinDir()): Promise<PostgresCluster> {
+export async function startPostgresCluster(
+  binDir = postgresBinDir(),
+  /** PostgreSQL's own defaults (fsync, synchronous commits), for a benchmark against SQLite's. */
+  { durable = false }: { durable?: boolean } = {},
+): Promise<PostgresCluster> {
   if (!binDir) throw new Error('PostgreSQL server binaries not found (Debian package postgresql)');
   const home = mkdtempSync(join(tmpdir(), 'leadgate-pg-'));
   const data = join(home, 'data');
@@ -54,13 +58,12 @@ export async function startPostgresCluster(binDir = postgresBinDir()): Promise<P
     '--locale=C',
   ]);
   // Durability is not what these tests measure: fsync off keeps CREATE DATABASE per test cheap.
+  const fastButForgetful = ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'];
   const serverOptions = [
     `-p ${port}`,
     `-k ${home}`,
     '-c listen_addresses=127.0.0.1',
-    '-c fsync=off',
-    '-c synchronous_commit=off',
-    '-c full_page_writes=off',
+    ...(durable ? [] : fastButForgetful),
     '-c max_connections=400',
   ].join(' ');
   const start = async () => {
