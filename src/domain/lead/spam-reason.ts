@@ -7,8 +7,10 @@
  *   to be reviewed, never dropped);
  * - `token_forged`: a form token this service did not sign;
  * - `token_expired`: the page was served longer ago than FORM_TOKEN_MAX_AGE_HOURS;
- * - `token_replayed`: one served page posted more than FORM_TOKEN_MAX_POSTS times;
- * - `cap_reached`: kept for a cap that holds leads back for review.
+ * - `token_replayed`: one served page posted more than FORM_TOKEN_MAX_POSTS times.
+ *
+ * The confirmation caps (docs/reliability.md) hold back e-mails, never leads: a lead past a cap is
+ * delivered to the agency without its confirmation, so no reason names them.
  */
 export const SPAM_REASONS = [
   'honeypot',
@@ -16,7 +18,6 @@ export const SPAM_REASONS = [
   'token_forged',
   'token_expired',
   'token_replayed',
-  'cap_reached',
 ] as const;
 
 export type SpamReason = (typeof SPAM_REASONS)[number];
@@ -31,7 +32,6 @@ export const SPAM_REASON_LABELS: Record<SpamReason, string> = {
   token_forged: 'Jeton du formulaire falsifié',
   token_expired: 'Page ouverte depuis trop longtemps (jeton expiré)',
   token_replayed: 'Même page envoyée trop de fois (jeton réutilisé)',
-  cap_reached: 'Plafond d’envois atteint',
 };
 
 /** A held lead journaled before the reason was kept has none. */
