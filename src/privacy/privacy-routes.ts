@@ -38,7 +38,7 @@ export function privacyApiRoutes(privacy: Privacy) {
       preValidation: requireSupportedMediaType,
       handler: async (request, reply) => {
         // A form post is the site's form, whether the browser sends it or forms.js does (asking
-        // for JSON), as for a lead's consent channel (src/http/api/consent-evidence.ts).
+        // for JSON), as for a lead's consent channel (src/http/api/lead-routes.ts).
         const channel = isFormRequest(request) ? 'form' : 'api';
         const answer = await privacy.request(request.body, channel);
         return isBrowserFormPost(request) ? reply.redirect(PRIVACY_THANK_YOU_PATH, 303) : answer;

@@ -2,7 +2,7 @@ import { canonicalMailbox } from '../domain/lead/canonical-mailbox.ts';
 import type { ConfirmationSends } from '../domain/newsletter/confirmation-cap.ts';
 import { UpstreamError } from '../domain/lead/errors.ts';
 import { normalizeEmail, type Lead } from '../domain/lead/lead.ts';
-import { newLeadId } from '../domain/lead/lead-id.ts';
+import { newLeadId } from '../domain/lead/lead.ts';
 import { isNewsletterSubscription } from '../domain/newsletter/newsletter.ts';
 import type {
   PrivacyChannel,

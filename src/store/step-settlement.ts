@@ -8,7 +8,7 @@ import type { Database, DeliveryStepsTable } from './tables.ts';
 /*
  * What settling a step writes, shared by the two ways the journal runs it: Kysely's transaction
  * (postgres/postgres-journal-writes.ts) and SQLite's synchronous transaction per turn
- * (sqlite/sqlite-turn-settles.ts).
+ * (sqlite/sqlite-journal-writes.ts).
  */
 
 type SettledColumns = Partial<

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { newLeadId } from '../../src/domain/lead/lead-id.ts';
+import { newLeadId } from '../../src/domain/lead/lead.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

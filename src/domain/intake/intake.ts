@@ -4,10 +4,10 @@ import { withCanonicalQuestions } from './audit-answers.ts';
 import { consentRecord, type ConsentEvidence } from '../lead/consent.ts';
 import type { Deliveries } from '../delivery/deliveries.ts';
 import type { Dispatcher } from '../delivery/dispatcher.ts';
-import { answerWarnings, type AnswerWarning } from './audit-warnings.ts';
+import { answerWarnings, type AnswerWarning } from './audit-answers.ts';
 import { ConfigurationError, IdempotencyConflictError, UpstreamError } from '../lead/errors.ts';
 import type { Lead } from '../lead/lead.ts';
-import { newLeadId } from '../lead/lead-id.ts';
+import { newLeadId } from '../lead/lead.ts';
 import { newLeadSteps, type OptInSettings } from './new-lead-steps.ts';
 import {
   confirmationStanding,
@@ -31,7 +31,7 @@ export interface IntakeOutcome {
   existing: boolean;
   /** A newsletter subscription: where the address stands (subscription-answer.ts). */
   confirmation?: ConfirmationStanding;
-  /** What was kept as sent but deserves a look (audit-warnings.ts); never a refusal. */
+  /** What was kept as sent but deserves a look (audit-answers.ts); never a refusal. */
   warnings?: AnswerWarning[];
 }
 

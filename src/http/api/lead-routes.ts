@@ -1,21 +1,22 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Intake, IntakeOutcome } from '../../domain/intake/intake.ts';
 import {
   API_PREFIX,
   LEAD_KINDS,
   leadRequestOf,
   type LeadBody,
+  type LeadData,
   type LeadKindDescriptor,
 } from '../../schemas/lead-kinds.ts';
 import { SuccessResponseSchema, type SuccessResponse } from '../../schemas/responses.ts';
 import { compileSchema } from '../../schemas/compile-schema.ts';
-import { isBrowserFormPost, requireSupportedMediaType } from './body-parsers.ts';
+import { isBrowserFormPost, isFormRequest, requireSupportedMediaType } from './body-parsers.ts';
 import type { BotTrap } from '../forms/bot-trap.ts';
-import { splitConsent } from './consent-evidence.ts';
 import { apiErrors } from '../../schemas/error-catalog.ts';
 import { idempotencyKeyOf } from './idempotency-key.ts';
 import { bindLeadId } from '../../observability/logging.ts';
 import { soonAfterListening } from './soon-after-listening.ts';
+import type { ConsentEvidence } from '../../domain/lead/consent.ts';
 
 /** One POST per lead kind and its 405s, declared in the API plugin (its URLs are relative to /api). */
 export function registerLeadRoutes(
@@ -76,4 +77,38 @@ export function successBody(
     ...(confirmation && { confirmation }),
     ...(warnings?.length && { warnings }),
   };
+}
+
+/**
+ * Splits the consent declaration off the lead's fields (it is proof about the request, not part of
+ * it: it never reaches the e-mails or the CRM) and adds what the server saw: a form post is the
+ * site's form unless it says otherwise (the site's script posts JSON with `consent.channel` = form), a JSON call is the API; the client address after TRUST_PROXY.
+ */
+export function splitConsent(request: FastifyRequest<{ Body: LeadBody }>): {
+  data: LeadData;
+  consent: ConsentEvidence;
+} {
+  const { consent: declared, ...data } = request.body;
+  const channel = declared?.channel ?? (isFormRequest(request) ? 'form' : 'api');
+  return {
+    data,
+    consent: {
+      channel,
+      version: declared?.version,
+      // The site's forms post from the page that showed the wording (same origin, so the Referer
+      // carries its path; the query string is left out).
+      page: declared?.page ?? (channel === 'form' ? refererPath(request) : undefined),
+      clientAddress: request.ip,
+    },
+  };
+}
+
+function refererPath(request: FastifyRequest): string | undefined {
+  const referer = request.headers.referer;
+  if (!referer) return undefined;
+  try {
+    return new URL(referer).pathname.slice(0, 300);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import type { Acceptance } from '../../domain/delivery/deliveries.ts';
+import type { Acceptance, ClaimedStep, StepOutcome } from '../../domain/delivery/deliveries.ts';
 import type { AcceptInput } from '../acceptance-rows.ts';
 import { batchedPerTurn } from '../batched-per-turn.ts';
 import type {
@@ -13,8 +13,8 @@ import type {
 import type { Database } from '../tables.ts';
 import type { WalSync } from './sqlite-group-commit.ts';
 import { SqliteTurnAccepts } from './sqlite-turn-accepts.ts';
-import { SqliteTurnConfirmations } from './sqlite-turn-confirmations.ts';
-import { SqliteTurnSettles } from './sqlite-turn-settles.ts';
+import { CLAIM_SQL, claimParameters } from '../confirmation-claim-sql.ts';
+import { leadSummary, settledColumnsOf, type SummedStep } from '../step-settlement.ts';
 
 /**
  * The journal's writes on SQLite, which runs one writer: the leads, settled steps and confirmation
@@ -100,5 +100,76 @@ export class SqliteJournalWrites implements JournalWrites {
     const result = await this.db.connection().execute(async () => write());
     await this.wal.flush();
     return result;
+  }
+}
+
+/**
+ * The confirmation cap's claims made in one turn of the event loop (the confirmation steps the
+ * dispatcher runs at once), in one synchronous SQLite transaction of one statement prepared once,
+ * instead of an autocommitted statement each (docs/performance.md, "The delivery path"). The
+ * statement is CLAIM_SQL (confirmation-claim-sql.ts), the one PostgreSQL runs too; claims for one address in one turn are decided in order,
+ * so the first wins as it would alone.
+ */
+class SqliteTurnConfirmations {
+  /** Answers each claim in order: true when it holds the right to confirm. */
+  readonly claim: (claims: readonly ConfirmationClaim[]) => boolean[];
+
+  constructor(database: SQLite.Database) {
+    const upsert = database.prepare<[Record<string, string | number>]>(CLAIM_SQL);
+    this.claim = database.transaction((claims: readonly ConfirmationClaim[]) =>
+      claims.map((claim) => upsert.run(claimParameters(claim)).changes === 1),
+    );
+  }
+}
+
+/**
+ * The steps that end in one turn of the event loop, settled by one synchronous SQLite transaction
+ * of statements prepared once (docs/performance.md, "The delivery path"): the same columns and lead
+ * summary as PostgreSQL's Kysely transaction (step-settlement.ts). The caller holds the
+ * connection (Kysely's mutex), so no other transaction is open on it.
+ */
+class SqliteTurnSettles {
+  /** One UPDATE per set of columns an outcome writes (four shapes in all). */
+  private readonly updates = new Map<string, SQLite.Statement>();
+  private readonly selectSteps: SQLite.Statement<[string], SummedStep>;
+  private readonly updateLead: SQLite.Statement<[Record<string, unknown>]>;
+  /** Settles the steps in one transaction (the caller holds the connection). */
+  readonly settle: (settlements: readonly Settlement[]) => void;
+
+  constructor(
+    private readonly database: SQLite.Database,
+    private readonly secrets: readonly string[],
+  ) {
+    this.selectSteps = database.prepare(
+      'select "status", "attempts", "last_error", "detail", "destination" from "delivery_steps" where "lead_id" = ? order by "destination"',
+    );
+    this.updateLead = database.prepare(
+      'update "leads" set "status" = @status, "attempts" = @attempts, "last_error" = @last_error, "provider_answer" = @provider_answer, "updated_at" = @updated_at where "id" = @id',
+    );
+    this.settle = database.transaction((settlements: readonly Settlement[]) => {
+      for (const { step, outcome, now } of settlements) this.settleStep(step, outcome, now);
+      const latest = new Date(Math.max(...settlements.map(({ now }) => now.getTime())));
+      const leadIds = new Set(settlements.map(({ step }) => step.leadId));
+      for (const id of leadIds) {
+        const summary = leadSummary(this.selectSteps.all(id));
+        this.updateLead.run({ ...summary, updated_at: latest.toISOString(), id });
+      }
+    });
+  }
+
+  private settleStep(step: ClaimedStep, outcome: StepOutcome, now: Date): void {
+    const { columns, countsAttempt } = settledColumnsOf(outcome, now, this.secrets);
+    const names = Object.keys(columns);
+    const shape = `${names.join(',')}${countsAttempt ? '+attempt' : ''}`;
+    let update = this.updates.get(shape);
+    if (!update) {
+      const sets = names.map((name) => `"${name}" = @${name}`);
+      if (countsAttempt) sets.push('"attempts" = "attempts" + 1');
+      update = this.database.prepare(
+        `update "delivery_steps" set ${sets.join(', ')} where "lead_id" = @lead_id and "destination" = @destination`,
+      );
+      this.updates.set(shape, update);
+    }
+    update.run({ ...columns, lead_id: step.leadId, destination: step.destination });
   }
 }
