@@ -2,7 +2,7 @@ import type { Lead } from '../domain/lead/lead.ts';
 import { emailOf, firstNameOf } from '../domain/lead/lead.ts';
 import { CHANNEL_LABELS, sectorLabel, sentByAssistant } from '../schemas/field-labels.ts';
 import { leadKindOf, textField, type LeadKindDescriptor } from '../schemas/lead-kinds.ts';
-import { frenchDateTime } from './french-date.ts';
+import { frenchDateTime } from '../domain/french-date.ts';
 import { agencyRows, answerRows } from './lead-summary.ts';
 import type { MailBlock } from './mail-blocks.ts';
 import { mailHtml, mailText, type MailPage } from './mail-layout.ts';

@@ -1,4 +1,4 @@
-import { frenchDateTime, frenchDay, frenchDuration, frenchPlural } from './french-date.ts';
+import { frenchDateTime, frenchDay, frenchDuration, frenchPlural } from '../domain/french-date.ts';
 import type { MailBlock } from './mail-blocks.ts';
 import { mailHtml, mailText, type MailPage } from './mail-layout.ts';
 import { headerSafe, type MailMessage, type MailSettings } from './mail-message.ts';

@@ -337,6 +337,12 @@ export function migrations(schema: DialectSchema): Readonly<Record<string, Migra
           .execute();
       },
     },
+    // docs/delivery.md, « Alerts »: a lane-wide cause counts the steps of every destination it holds.
+    '2026-11-28-740-alert-holds': {
+      async up(db) {
+        await db.schema.alterTable('delivery_alerts').addColumn('holds', 'text').execute();
+      },
+    },
   };
 }
 

@@ -20,9 +20,17 @@ export class SqlDeliveryAlerts implements DeliveryAlerts {
   async record(cause: AlertCause, at: Date): Promise<boolean> {
     const time = at.toISOString();
     const said = storableText(maskText(cause.said, this.secrets));
+    const { holds, ...columns } = cause;
     const row = await this.db
       .insertInto('delivery_alerts')
-      .values({ ...cause, said, since: time, last_at: time, count: 1 })
+      .values({
+        ...columns,
+        holds: holds ? JSON.stringify(holds) : null,
+        said,
+        since: time,
+        last_at: time,
+        count: 1,
+      })
       .onConflict((oc) =>
         oc.column('key').doUpdateSet((eb) => ({
           count: eb('delivery_alerts.count', '+', 1),
@@ -138,16 +146,22 @@ export class SqlDeliveryAlerts implements DeliveryAlerts {
   /** Each cause with the steps of its destination waiting now (« how many leads wait ») and given up. */
   private async withWaiting(rows: Selectable<DeliveryAlertsTable>[]): Promise<DeliveryAlert[]> {
     if (rows.length === 0) return [];
+    const held = new Map(
+      rows.map((row) => [
+        row.key,
+        row.holds ? (JSON.parse(row.holds) as string[]) : [row.destination],
+      ]),
+    );
     const counts = await this.db
       .selectFrom('delivery_steps')
       .select((eb) => ['destination', 'status', eb.fn.countAll<number | string>().as('steps')])
-      .where('destination', 'in', [...new Set(rows.map((row) => row.destination))])
+      .where('destination', 'in', [...new Set([...held.values()].flat())])
       .where('status', 'in', ['pending', 'retrying', 'dead'])
       .groupBy(['destination', 'status'])
       .execute();
-    const countOf = (destination: string, statuses: readonly string[]) =>
+    const countOf = (destinations: readonly string[], statuses: readonly string[]) =>
       counts
-        .filter((row) => row.destination === destination && statuses.includes(row.status))
+        .filter((row) => destinations.includes(row.destination) && statuses.includes(row.status))
         .reduce((sum, row) => sum + Number(row.steps), 0);
     return rows.map((row) => ({
       key: row.key,
@@ -158,8 +172,9 @@ export class SqlDeliveryAlerts implements DeliveryAlerts {
       since: new Date(row.since),
       lastAt: new Date(row.last_at),
       count: Number(row.count),
-      waiting: countOf(row.destination, ['pending', 'retrying']),
-      givenUp: countOf(row.destination, ['dead']),
+      holds: held.get(row.key)!,
+      waiting: countOf(held.get(row.key)!, ['pending', 'retrying']),
+      givenUp: countOf(held.get(row.key)!, ['dead']),
       announcedAt: row.announced_at === null ? null : new Date(row.announced_at),
       healedAt: row.healed_at === null ? null : new Date(row.healed_at),
     }));

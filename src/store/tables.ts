@@ -200,6 +200,8 @@ export interface StaffAuditTable {
 export interface DeliveryAlertsTable {
   key: string;
   destination: string;
+  /** JSON array of the destinations the cause holds back, when more than `destination`. */
+  holds: string | null;
   provider: string;
   fix: string;
   said: string;

@@ -5,7 +5,7 @@ import {
   LEAD_CHANNEL_LABELS,
   type ReceivedCount,
 } from '../domain/team/lead-work.ts';
-import { frenchDuration, frenchPlural } from '../mail/french-date.ts';
+import { frenchDuration, frenchPlural } from '../domain/french-date.ts';
 import { SPAM_REASONS, spamReasonLabel, type SpamReason } from '../domain/lead/spam-reason.ts';
 import { LEAD_KINDS } from '../schemas/lead-kinds.ts';
 import { barChart, type ChartRow } from './bar-chart.ts';

@@ -72,12 +72,21 @@ describe('an unreachable SMTP server and a dead lead (docs/delivery.md, « Alert
     // One alert, by the channel that does not depend on SMTP, saying what to check and what waits.
     expect(hook.received).toHaveLength(1);
     const { text } = JSON.parse(hook.received[0]!.body) as { text: string };
-    expect(text).toContain('la livraison vers confirmation-email (smtp) est bloquée');
+    // The server holds every e-mail, so the alert names each e-mail destination and counts the
+    // lead's two steps.
+    expect(text).toContain(
+      'la livraison vers confirmation-email, double-opt-in-email, agency-notification (smtp) est bloquée',
+    );
     expect(text).toContain('ECONNREFUSED');
+    // Its times in French, Paris time, whole: masking keeps its hands off them.
+    expect(text).toMatch(
+      /échoue depuis le \d{1,2}(er)? \p{L}+ \d{4} à \d{1,2}\u00a0h\u00a0\d{2}\./u,
+    );
+    expect(text).not.toContain('******');
     expect(text).toContain(
       'smtp ne répond pas : vérifier que le service est joignable à l’adresse que donne SMTP_URL',
     );
-    expect(text).toMatch(/Demandes en attente pour cette destination : 1 /);
+    expect(text).toMatch(/Demandes en attente pour ces destinations : 2 /);
 
     // The log: no stack trace, the cause opened once, however many attempts and checks went by.
     expect(lines.filter((line) => /\n\s+at |"stack"/.test(line))).toEqual([]);

@@ -4,7 +4,7 @@ import PostalMime, { type Email } from 'postal-mime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AGENCY, type Agency } from '../../site/agency.ts';
 import { mailIdentity } from '../../site/mail-identity.ts';
-import { frenchDateTime } from '../../src/mail/french-date.ts';
+import { frenchDateTime } from '../../src/domain/french-date.ts';
 import { readableAccent } from '../../src/mail/mail-layout.ts';
 import { mailPreviews } from '../../src/mail/mail-previews.ts';
 import { currentWording } from '../../src/schemas/consent.ts';

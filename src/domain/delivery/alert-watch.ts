@@ -21,6 +21,8 @@ export interface AlertWatchDependencies {
   sendsMail(destination: string): boolean;
   /** The lane a destination shares with others (Destination.lane), and where it is reached. */
   laneOf(destination: string): string;
+  /** Every destination of a lane. */
+  destinationsOf(lane: string): readonly string[];
   reachedThrough(destination: string): string | undefined;
   log: LeadLog;
   timeoutMs: number;
@@ -43,6 +45,7 @@ export function createAlertWatch({
   announce,
   sendsMail,
   laneOf,
+  destinationsOf,
   reachedThrough,
   log,
   timeoutMs,
@@ -90,6 +93,7 @@ export function createAlertWatch({
     return {
       key: unreachableKey(step),
       ...where,
+      holds: destinationsOf(laneOf(step.destination)),
       fix: `${step.provider} ne répond pas : vérifier que le service est joignable${setting ? ` à l’adresse que donne ${setting}` : ''} ; rien à faire s’il s’agit d’une panne passagère`,
       said: describeError(error),
     };

@@ -1,3 +1,4 @@
+import { frenchDateTime } from '../french-date.ts';
 /**
  * The agency's delivery alerts (docs/delivery.md, « Alerts »): one per cause, not per lead. A cause
  * opens when a destination fails for a reason someone has to fix (a setting, a Brevo object), or
@@ -13,6 +14,12 @@ export interface AlertCause {
   fix: string;
   /** The provider's own status and words, last seen. */
   said: string;
+  /**
+   * The destinations whose steps the cause holds back, when more than `destination`: a provider
+   * that does not answer holds every destination of its lane (the confirmations beside the
+   * notifications).
+   */
+  holds?: readonly string[];
 }
 
 /** A cause as the journal keeps it while it is open (or healed and its recovery note not sent). */
@@ -21,9 +28,11 @@ export interface DeliveryAlert extends AlertCause {
   lastAt: Date;
   /** Failed attempts counted under this cause since it opened. */
   count: number;
-  /** Steps of its destination waiting (pending or retrying) right now. */
+  /** The destinations it holds back: `holds`, or its destination alone. */
+  holds: readonly string[];
+  /** Steps of the destinations it holds waiting (pending or retrying) right now. */
   waiting: number;
-  /** Steps of its destination given up (`dead`), to be replayed once the cause is fixed. */
+  /** Steps of the destinations it holds given up (`dead`), to be replayed once it is fixed. */
   givenUp: number;
   /** When the agency was told; null while not yet. */
   announcedAt: Date | null;
@@ -68,14 +77,22 @@ export interface AgencyAlert {
   mailPathFailing: boolean;
 }
 
-const at = (date: Date) =>
-  date
-    .toISOString()
-    .replace(/\.\d{3}Z$/, ' UTC')
-    .replace('T', ' ');
+/**
+ * When, as the agency reads it (« 28 novembre 2026 à 2 h 54 », Paris time): an ISO timestamp would
+ * also be read by the alert channel's masking as a phone number (docs/delivery.md, « Alerts »).
+ */
+const at = frenchDateTime;
+
+/** « vers agency-notification, confirmation-email (smtp) », and how to say « these destinations ». */
+function placeOf(alert: DeliveryAlert) {
+  return {
+    where: `${alert.holds.join(', ')} (${alert.provider})`,
+    these: alert.holds.length > 1 ? 'ces destinations' : 'cette destination',
+  };
+}
 
 export function openedAlert(alert: DeliveryAlert, mailPathFailing: boolean): AgencyAlert {
-  const where = `${alert.destination} (${alert.provider})`;
+  const { where, these } = placeOf(alert);
   return {
     id: `alert-open-${alert.key}-${alert.since.getTime()}`,
     subject: `leadgate : la livraison vers ${where} est bloquée`,
@@ -83,10 +100,10 @@ export function openedAlert(alert: DeliveryAlert, mailPathFailing: boolean): Age
       `La livraison vers ${where} échoue depuis le ${at(alert.since)}.`,
       `Réponse du prestataire : ${alert.said}`,
       `À corriger : ${alert.fix}`,
-      `Demandes en attente pour cette destination : ${alert.waiting} (${alert.count} essai(s) en échec).`,
+      `Demandes en attente pour ${these} : ${alert.waiting} (${alert.count} essai(s) en échec).`,
       ...(alert.givenUp > 0
         ? [
-            `Demandes abandonnées pour cette destination : ${alert.givenUp} ; « leadgate leads replay » les transmet une fois la cause corrigée.`,
+            `Demandes abandonnées pour ${these} : ${alert.givenUp} ; « leadgate leads replay » les transmet une fois la cause corrigée.`,
           ]
         : []),
       'Rien à relancer : elles partent d’elles-mêmes une fois la cause corrigée, et un message le dira.',
@@ -96,17 +113,17 @@ export function openedAlert(alert: DeliveryAlert, mailPathFailing: boolean): Age
 }
 
 export function healedAlert(alert: DeliveryAlert): AgencyAlert {
-  const where = `${alert.destination} (${alert.provider})`;
+  const { where, these } = placeOf(alert);
   return {
     id: `alert-healed-${alert.key}-${alert.since.getTime()}`,
     subject: `leadgate : la livraison vers ${where} fonctionne de nouveau`,
     text: [
       `Rétabli le ${at(alert.healedAt ?? alert.lastAt)} : la livraison vers ${where} fonctionne de nouveau.`,
       `La cause signalée le ${at(alert.since)} : ${alert.said}`,
-      `Demandes encore en attente pour cette destination : ${alert.waiting} ; elles partent maintenant.`,
+      `Demandes encore en attente pour ${these} : ${alert.waiting} ; elles partent maintenant.`,
       ...(alert.givenUp > 0
         ? [
-            `Demandes abandonnées pour cette destination : ${alert.givenUp} ; « leadgate leads replay » les transmet maintenant.`,
+            `Demandes abandonnées pour ${these} : ${alert.givenUp} ; « leadgate leads replay » les transmet maintenant.`,
           ]
         : []),
     ].join('\n'),

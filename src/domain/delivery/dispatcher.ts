@@ -126,6 +126,10 @@ export function createDispatcher({
       const known = byName.get(destination);
       return known ? laneOf(known) : destination;
     },
+    destinationsOf: (lane) =>
+      lanes.find((each) => each.lane === lane)?.targets.map((target) => target.destination) ?? [
+        lane,
+      ],
     reachedThrough: (destination) => byName.get(destination)?.reachedThrough,
     log,
     timeoutMs,
