@@ -18,7 +18,7 @@ export interface CallBudget {
  * late, and a call that takes a little longer to reach the provider than the one before it, still
  * leave at most the limit in any second the provider counts.
  */
-export const SLOT_TOLERANCE_MS = 100;
+export const SLOT_TOLERANCE_MS = 250;
 
 /** Calls per second, per budget; `budgetOf` tells which budget a path draws on. */
 export function createCallBudget(
