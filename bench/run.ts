@@ -30,7 +30,7 @@ import { mailComposeRound, type MailComposeRound } from './mail-compose.ts';
 import { memoryRound } from './memory.ts';
 import { ACCEPT, PAGE, siteRound, type SiteRound } from './site.ts';
 import { steadyRateRound, type SteadyRateRound } from './steady-rate.ts';
-import { nodesLatencyRound, withDurablePostgres, type NodesLatency } from './nodes-latency.ts';
+import { nodesLatencyRound, type NodesLatency } from './nodes-latency.ts';
 import { buildOnce, coldStarts, firstStarts } from './startup.ts';
 import { workspaceRound, workspaceSection, type WorkspaceRound } from './workspace.ts';
 import { SERVE_ARGS } from './lib/serve-command.ts';
@@ -230,15 +230,13 @@ ${results
 if (only.has('nodes')) {
   const rate = 20;
   const nodesSeconds = 2 * seconds;
-  const results = await withDurablePostgres((newDatabase) =>
-    measureRounds<NodesLatency[]>(
-      'nodes',
-      async () => nodesLatencyRound(root, distDir, rate, nodesSeconds, await newDatabase()),
-      (r) =>
-        r
-          .map((each) => `${each.journal} p50 ${ms(round1(each.p50))} p99 ${ms(round1(each.p99))}`)
-          .join('; '),
-    ),
+  const results = await measureRounds<NodesLatency[]>(
+    'nodes',
+    () => nodesLatencyRound(root, distDir, rate, nodesSeconds),
+    (r) =>
+      r
+        .map((each) => `${each.journal} p50 ${ms(round1(each.p50))} p99 ${ms(round1(each.p99))}`)
+        .join('; '),
   );
   const journals = results[0]!.map((each) => each.journal);
   sections.push(`## One node on SQLite, two on PostgreSQL

@@ -1,9 +1,8 @@
 // docs/performance.md, « Accepting while delivering »: contact requests sent at a fixed rate (open
 // loop) to `leadgate serve` as configured by default, while its dispatcher delivers each lead beside
-// them. Run alone: node --import tsx bench/steady-rate.ts [--rate 300] [--seconds 20] [--rounds 3]
+// them. `npm run bench -- --only steady` (bench/README.md).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { CONTACT_BODY } from './contact.ts';
 import { withCpuOf } from './lib/cpu.ts';
@@ -76,11 +75,9 @@ export async function steadyRateRound(
   distDir: string,
   rate: number,
   seconds: number,
-  /** Node's arguments for the server: `npm start`'s, or with `--cpu-prof` before them to profile. */
-  serverArgs: readonly string[] = SERVE_ARGS,
 ): Promise<SteadyRateRound> {
   const env = { DIST_DIR: distDir, MAIL_PROVIDER: 'outbox', RATE_LIMIT_PER_MINUTE: '0' };
-  return withServer(root, serverArgs, env, async ({ baseUrl, pid, dataDir }) => {
+  return withServer(root, SERVE_ARGS, env, async ({ baseUrl, pid, dataDir }) => {
     await sendAtRate(baseUrl, rate, 3); // warm-up: JIT, SQLite page cache, sockets
     const { result, cpuSeconds } = await withCpuOf(pid, () => sendAtRate(baseUrl, rate, seconds));
     const outbox = join(dataDir, 'outbox');
@@ -95,29 +92,4 @@ export async function steadyRateRound(
       mailsWritten: readdirSync(outbox).length,
     };
   });
-}
-
-if (process.argv[1] === import.meta.filename) {
-  const { values } = parseArgs({
-    options: {
-      rate: { type: 'string', default: '300' },
-      seconds: { type: 'string', default: '20' },
-      rounds: { type: 'string', default: '3' },
-      dist: { type: 'string', default: 'dist' },
-    },
-  });
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const root = mkdtempSync(join(tmpdir(), 'leadgate-steady-'));
-  for (let round = 0; round < Number(values.rounds); round++) {
-    const r = await steadyRateRound(
-      root,
-      join(process.cwd(), values.dist),
-      Number(values.rate),
-      Number(values.seconds),
-    );
-    console.log(
-      `${r.rate}/s × ${r.sent}: p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms, ${r.failures} failed, ${r.cpuMicrosPerRequest.toFixed(0)} µs CPU/request, ${r.mailsWritten} e-mails written`,
-    );
-  }
 }
