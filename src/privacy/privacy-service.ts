@@ -47,8 +47,12 @@ export interface PrivacyDependencies {
 const isPrivacyKind = (kind: string): kind is PrivacyKind =>
   (PRIVACY_KINDS as readonly string[]).includes(kind);
 
-/** The cap's bucket for these links, beside the lead kinds' own. */
-const CAP_KIND = 'privacy';
+/**
+ * The cap's bucket for these links, beside the lead kinds' own: one per kind of request
+ * (docs/consent.md, "Requests about one's data"), so a pending unsubscribe or access request never
+ * holds back an erasure's link, nor anyone's access request someone else's erasure.
+ */
+const capBucket = (kind: PrivacyKind) => `privacy-${kind}`;
 
 /**
  * docs/consent.md, "Requests about one's data": a request is journaled in the register and a signed
@@ -107,7 +111,7 @@ export function createPrivacy(deps: PrivacyDependencies) {
       const allowed =
         deps.cap.intervalMs === 0 ||
         (await deps.cap.sends.claim({
-          kind: CAP_KIND,
+          kind: capBucket(body.kind),
           ...canonicalMailbox(address),
           leadId: id,
           at,

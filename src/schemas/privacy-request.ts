@@ -57,7 +57,7 @@ export const PrivacyResponseSchema = Type.Object(
     confirmation: Type.Enum(['sent', 'already_sent'] as const, {
       type: 'string',
       description:
-        '`sent` : un e-mail avec un lien de confirmation part vers l’adresse ; `already_sent` : un lien lui a déjà été envoyé dans les dernières 24 heures (un par adresse au plus), à suivre. La réponse est la même que l’adresse soit connue de l’agence ou non.',
+        '`sent` : un e-mail avec un lien de confirmation part vers l’adresse ; `already_sent` : un lien pour le même type de demande lui a déjà été envoyé dans les dernières 24 heures (un par adresse et par type de demande au plus), à suivre. Les types sont indépendants : une demande d’effacement reçoit son propre lien même si une désinscription ou un accès attend encore. La réponse est la même que l’adresse soit connue de l’agence ou non.',
     }),
   },
   { additionalProperties: false, description: 'Demande enregistrée, en attente de confirmation.' },

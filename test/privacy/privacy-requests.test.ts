@@ -138,3 +138,43 @@ describe('access and unsubscribe', () => {
     expect(await journaledLeads()).toBe(1);
   });
 });
+
+describe('requests of different kinds for one address (docs/consent.md: one cap per kind)', () => {
+  it('unsubscribe, then erasure: two links, each doing its own request; the erasure works', async () => {
+    t = await buildTestApp();
+    await postJson(t.app, '/api/subscribe', { email: PERSON, firstName: 'Marie' });
+    await postJson(t.app, '/api/contact', { ...validContact, EMAIL: PERSON });
+    const unsubscribe = await postJson(t.app, '/api/privacy', {
+      kind: 'unsubscribe',
+      email: PERSON,
+    });
+    expect(unsubscribe.json()).toEqual({ success: true, confirmation: 'sent' });
+    const erasure = await postJson(t.app, '/api/privacy', { kind: 'erasure', email: PERSON });
+    expect(erasure.json()).toEqual({ success: true, confirmation: 'sent' });
+    // The same kind again within 24 hours: already_sent, and no third e-mail.
+    const again = await postJson(t.app, '/api/privacy', { kind: 'erasure', email: PERSON });
+    expect(again.json()).toEqual({ success: true, confirmation: 'already_sent' });
+
+    const links = await outboxTexts('privacy-link');
+    expect(links).toHaveLength(2);
+    const pages = await Promise.all(
+      links.map(async (text) => (await t.app.inject({ method: 'GET', url: linkIn(text) })).body),
+    );
+    expect(pages.filter((page) => /Me désinscrire/.test(page))).toHaveLength(1);
+    expect(pages.filter((page) => /Effacer mes données/.test(page))).toHaveLength(1);
+
+    const erasureLink = linkIn(links[pages.findIndex((page) => /Effacer mes données/.test(page))]!);
+    const done = await t.app.inject({ method: 'POST', url: erasureLink });
+    expect(done.statusCode).toBe(200);
+    expect(done.body).toMatch(/Vos données sont effacées/);
+    expect(await journaledLeads()).toBe(0);
+  });
+
+  it('an access request sent by anyone does not hold back the person’s erasure', async () => {
+    t = await buildTestApp();
+    await postJson(t.app, '/api/privacy', { kind: 'access', email: PERSON });
+    const erasure = await postJson(t.app, '/api/privacy', { kind: 'erasure', email: PERSON });
+    expect(erasure.json()).toEqual({ success: true, confirmation: 'sent' });
+    expect(await outboxTexts('privacy-link')).toHaveLength(2);
+  });
+});
