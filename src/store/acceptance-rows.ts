@@ -37,14 +37,19 @@ export function earlierAcceptance(
     if (byKey.fingerprint !== idempotency.fingerprint)
       return { acceptance: { accepted: 'conflict' } };
     return {
-      acceptance: { accepted: 'again', leadId: byKey.lead_id, existing: Boolean(byKey.existing) },
+      acceptance: {
+        accepted: 'again',
+        leadId: byKey.lead_id,
+        existing: Boolean(byKey.existing),
+        by: 'key',
+      },
     };
   }
   const byBody = earlier.find((row) => row.key === idempotency.bodyKey);
   if (!byBody) return undefined;
   // The address is known now: it was accepted with this very body (docs/api-decisions.md).
   return {
-    acceptance: { accepted: 'again', leadId: byBody.lead_id, existing: true },
+    acceptance: { accepted: 'again', leadId: byBody.lead_id, existing: true, by: 'body' },
     ...(idempotency.key !== undefined && {
       recordKey: { key: idempotency.key, leadId: byBody.lead_id },
     }),

@@ -114,10 +114,11 @@ describe('valid calls go through the REST intake', () => {
       existing: false,
       confirmation: 'sent',
     });
+    // The same arguments again are the same lead: nothing more leaves (docs/consent.md).
     expect((await call('subscribe_newsletter', args)).structuredContent).toEqual({
       success: true,
       existing: true,
-      confirmation: 'sent',
+      confirmation: 'already_sent',
     });
     // Another request for the same pending address within 24 hours: the link already went.
     expect(

@@ -33,8 +33,11 @@ export type StepOutcome =
 
 export type Acceptance =
   | { accepted: 'new'; leadId: string; existing: boolean }
-  /** The same key (or the same body within the window) already stands for this lead. */
-  | { accepted: 'again'; leadId: string; existing: boolean }
+  /**
+   * The same key (a retry, answered as the first: docs/reliability.md) or the same body within the
+   * window (a repeat, which learns the address is known now) already stands for this lead.
+   */
+  | { accepted: 'again'; leadId: string; existing: boolean; by: 'key' | 'body' }
   | { accepted: 'conflict' };
 
 export interface ClaimRequest {

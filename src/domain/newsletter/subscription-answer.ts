@@ -9,8 +9,9 @@ import type { OptInSettings } from '../intake/new-lead-steps.ts';
  * Where an address stands after a subscription request (docs/consent.md, "What the answer says"):
  * `sent` this request's confirmation link goes to it; `already_sent` another request's link went
  * lately (within the per-mailbox cap) and still awaits the person; `not_needed` the address is on
- * the list already, or no double opt-in is asked. A repeat of the same request (Idempotency-Key, or
- * the same body within 24 h) is the same lead, answered as the first was (docs/reliability.md).
+ * the list already, or no double opt-in is asked. A retry under the same Idempotency-Key is
+ * answered as the first was (docs/reliability.md); the same body sent again within 24 h is the same
+ * lead and sends nothing more: its link went with the first, so it is told `already_sent`.
  */
 export type ConfirmationStanding = (typeof CONFIRMATION_STANDINGS)[number];
 
@@ -36,6 +37,8 @@ export async function confirmationStanding(
   if (!newsletter.doubleOptIn || (await newsletter.journal.isSubscribed(email))) {
     return 'not_needed';
   }
+  // The same body again (docs/reliability.md): its link left, or leaves, with the first request.
+  if (acceptance.accepted === 'again' && acceptance.by === 'body') return 'already_sent';
   if (!cap || cap.intervalMs === 0) return 'sent';
   const claim = await cap.sends.lastClaim(lead.kind, email);
   const since = lead.receivedAt.getTime() - cap.intervalMs;
