@@ -21,7 +21,7 @@ export const AuditRequestSchema = Type.Object(
         title: 'Réponses au questionnaire',
         maxProperties: FORM_DATA_MAX_ANSWERS,
         description:
-          'Réponses au questionnaire du secteur (50 au plus) (publié en JSON sur /secteurs/<secteur>.json) : chaque clé est le texte d’une question, chaque valeur la réponse ; une question écrite avec une autre apostrophe ou une autre espace est reconnue, une clé inconnue est gardée et signalée à l’agence. Dans un formulaire HTML, chaque réponse voyage sous la clé `formData[Question]`.',
+          'Réponses au questionnaire du secteur (50 au plus) (publié en JSON sur /secteurs/<secteur>.json) : chaque clé est le texte d’une question, chaque valeur la réponse ; une question écrite avec une autre apostrophe ou une autre espace est reconnue ; une question presque exacte (ponctuation, accents, casse) est rangée sous la vraie question avec un avertissement `question_matched` ; une clé inconnue est gardée et signalée à l’agence. Dans un formulaire HTML, chaque réponse voyage sous la clé `formData[Question]`.',
         examples: SECTORS.map((sector) => exampleAnswers(sector)),
       }),
     ),

@@ -152,22 +152,56 @@ function questionKey(text: string): string {
     .toLowerCase();
 }
 
-const BY_KEY = new Map(
-  Object.entries(QUESTIONNAIRES).map(([sector, questions]) => [
-    sector,
-    new Map(questions.map((question) => [questionKey(question.question), question])),
-  ]),
-);
+/**
+ * What is left of a question once punctuation, accents, case and spaces are set aside too: a key
+ * equal to a question's only at this level is a near miss (« ? » left out, « etes » for « êtes »),
+ * filed under the question and told to the caller (docs/api-decisions.md, "Questionnaires").
+ */
+function looseKey(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[\p{P}\p{S}]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+const indexBy = (key: (text: string) => string) =>
+  new Map(
+    Object.entries(QUESTIONNAIRES).map(([sector, questions]) => [
+      sector,
+      new Map(questions.map((question) => [key(question.question), question])),
+    ]),
+  );
+const BY_KEY = indexBy(questionKey);
+const BY_LOOSE_KEY = indexBy(looseKey);
+
+/**
+ * The questionnaire's question an answer key means, in the sector's questionnaire (or any, without
+ * one), and whether the key was a near miss rather than the question typed otherwise.
+ */
+export function matchQuestion(
+  sector: Sector | undefined,
+  key: string,
+): { question: AuditQuestion; near: boolean } | undefined {
+  const sectors = sector ? [sector] : SECTORS;
+  for (const [index, normalise, near] of [
+    [BY_KEY, questionKey, false],
+    [BY_LOOSE_KEY, looseKey, true],
+  ] as const) {
+    const wanted = normalise(key);
+    for (const name of sectors) {
+      const question = index.get(name)?.get(wanted);
+      if (question) return { question, near };
+    }
+  }
+  return undefined;
+}
 
 /** The questionnaire's question an answer key means, in the sector's questionnaire (or any, without one). */
 export function findQuestion(sector: Sector | undefined, key: string): AuditQuestion | undefined {
-  const wanted = questionKey(key);
-  const sectors = sector ? [sector] : SECTORS;
-  for (const name of sectors) {
-    const question = BY_KEY.get(name)?.get(wanted);
-    if (question) return question;
-  }
-  return undefined;
+  return matchQuestion(sector, key)?.question;
 }
 
 /** Who each sector's audit is for, as the sector pages name them. */

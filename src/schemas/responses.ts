@@ -29,7 +29,7 @@ export const SuccessResponseSchema = Type.Object(
         ),
         {
           description:
-            'Audit seulement : ce qui a été enregistré tel quel mais mérite d’être vérifié (une réponse hors des choix proposés, aucune réponse au questionnaire). Jamais un refus : la demande est enregistrée.',
+            'Audit seulement : ce qui a été enregistré mais mérite d’être vérifié (`unknown_choice` : une réponse hors des choix proposés ; `no_answers` : aucune réponse au questionnaire ; `question_matched` : une clé presque égale à une question, rangée sous cette question). Jamais un refus : la demande est enregistrée.',
         },
       ),
     ),

@@ -119,6 +119,27 @@ describe('an answer is filed under the canonical question whatever its typograph
     expect(lead.kind === 'audit' && lead.data.formData).toEqual({ [canonical]: 'Rennes' });
   });
 
+  it('a near miss (no « ? », no accents, other punctuation) is filed under the real question, with a warning', async () => {
+    const question = QUESTIONNAIRES.avocats[7]!.question; // « Êtes-vous titulaire d’un certificat… ? »
+    const near = 'etes vous titulaire d un certificat de specialisation';
+    const body = {
+      email: 'near@example.fr',
+      firstName: 'Paul',
+      sector: 'avocats',
+      formData: { [near]: 'Oui', [question.replace('\u00a0?', '')]: 'Oui' },
+    };
+    const response = await postJson(t.app, '/api/audit', body);
+    expect(response.statusCode).toBe(200);
+    const warnings = (response.json() as { warnings: { code: string; field: string }[] }).warnings;
+    expect(warnings.filter((warning) => warning.code === 'question_matched')).toEqual([
+      expect.objectContaining({ field: `formData.${near}` }),
+      expect.objectContaining({ field: `formData.${question.replace('\u00a0?', '')}` }),
+    ]);
+    expect(warnings[0]).toMatchObject({ message: expect.stringContaining(question) });
+    const lead = await journaled('near@example.fr');
+    expect(lead.kind === 'audit' && lead.data.formData).toEqual({ [question]: 'Oui,Oui' });
+  });
+
   it('an unknown question is kept as sent and marked in the agency notification', async () => {
     const invented = 'Avez-vous un camion ?';
     const body = {

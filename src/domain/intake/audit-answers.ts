@@ -1,4 +1,4 @@
-import { findQuestion, questionnairePath } from '../../schemas/questionnaires.ts';
+import { findQuestion, matchQuestion, questionnairePath } from '../../schemas/questionnaires.ts';
 import {
   answersField,
   leadKindOf,
@@ -19,8 +19,9 @@ export function questionnaireSector(
 
 /**
  * docs/api-decisions.md, "Questionnaires": spec 2.3 keeps formData a free map, but an answer whose
- * key is a questionnaire question typed otherwise (' for ’, a plain space for the no-break one) is
- * filed under the question's exact text, so the agency can match it. Other keys are kept as sent.
+ * key is a questionnaire question typed otherwise (' for ’, a plain space for the no-break one) or
+ * nearly (punctuation, accents, case, spaces) is filed under the question's exact text, so the
+ * agency can match it. Other keys are kept as sent.
  * Two spellings of one question in the same request are joined with a comma, like a repeated field.
  */
 export function withCanonicalQuestions<R extends LeadRequest>(
@@ -42,7 +43,7 @@ export function withCanonicalQuestions<R extends LeadRequest>(
 
 /** Something kept as sent that the caller may want to check (spec 2.4 answer, optional `warnings`). */
 export interface AnswerWarning {
-  code: 'no_answers' | 'unknown_choice';
+  code: 'no_answers' | 'unknown_choice' | 'question_matched';
   message: string;
   field?: string;
 }
@@ -53,7 +54,8 @@ const sameChoice = (a: string, b: string) =>
 /**
  * docs/api-decisions.md, "Questionnaires": an audit is never refused over its answers (a lead is not
  * lost over a paraphrase), but the caller is told what the agency will read with care: no answer at
- * all, or an answer outside a question's choices.
+ * all, an answer outside a question's choices, or a key that nearly was a question (filed under it).
+ * It reads the request as received, so each warning names the key as the caller wrote it.
  */
 export function answerWarnings(request: LeadRequest): AnswerWarning[] {
   const kind = leadKindOf(request.kind);
@@ -73,7 +75,15 @@ export function answerWarnings(request: LeadRequest): AnswerWarning[] {
   }
   const warnings: AnswerWarning[] = [];
   for (const [key, answer] of answers) {
-    const question = findQuestion(sector, key);
+    const match = matchQuestion(sector, key);
+    if (match?.near) {
+      warnings.push({
+        code: 'question_matched',
+        field: `${field}.${key}`,
+        message: `« ${key} » n’est pas écrite comme la question du questionnaire : la réponse est rangée sous « ${match.question.question} ». Reprenez le texte exact la prochaine fois (${where}).`,
+      });
+    }
+    const question = match?.question;
     // A key no question asked is kept and marked in the agency's notification (notification.ts).
     if (
       question?.answer === 'choice' &&

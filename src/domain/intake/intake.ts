@@ -119,7 +119,7 @@ export function createIntake({
           newsletter,
           confirmationCap,
         );
-        const warnings = answerWarnings(request);
+        const warnings = answerWarnings(received);
         return {
           existing: acceptance.existing,
           ...(confirmation && { confirmation }),
