@@ -3,6 +3,7 @@ import type { Lead } from '../domain/lead/lead.ts';
 import { fieldLabel, sectorLabel } from '../schemas/field-labels.ts';
 import { answersField, type LeadKindDescriptor } from '../schemas/lead-kinds.ts';
 import { findQuestion } from '../schemas/questionnaires.ts';
+import { requestPhone } from '../schemas/phone-number.ts';
 import type { FieldRow } from './mail-blocks.ts';
 
 /** An answer the questionnaire has no question for: kept (spec 2.3), but the agency is told. */
@@ -36,14 +37,6 @@ function textFields(lead: Lead, kind: LeadKindDescriptor): [string, string][] {
   });
 }
 
-/** The number with its country code, when the kind keeps them apart (SMS, SMS__COUNTRY_CODE). */
-function phoneNumber(lead: Lead, kind: LeadKindDescriptor, number: string): string {
-  const code = kind.fields.phoneCountryCode
-    ? (lead.data as Record<string, unknown>)[kind.fields.phoneCountryCode]
-    : undefined;
-  return typeof code === 'string' && code ? `${code} ${number}` : number;
-}
-
 /** Every field for the agency, under its French label (src/schemas/field-labels.ts). */
 export function agencyRows(lead: Lead, kind: LeadKindDescriptor): FieldRow[] {
   return textFields(lead, kind).flatMap(([name, value]): FieldRow[] => {
@@ -51,9 +44,10 @@ export function agencyRows(lead: Lead, kind: LeadKindDescriptor): FieldRow[] {
     if (name === kind.fields.phoneCountryCode) return [];
     if (name === kind.fields.email) return [{ label, value, href: `mailto:${value}` }];
     if (name === kind.fields.phone) {
-      const phone = phoneNumber(lead, kind, value);
-      const dial = phone.replace(/[^\d+]/g, '');
-      return [{ label, value: phone, ...(dial && { href: `tel:${dial}` }) }];
+      // docs/api-decisions.md, "Phone numbers": the link dials the number's E.164 form.
+      const phone = requestPhone(lead.data, kind.fields);
+      if (!phone) return [];
+      return [{ label, value: phone.display, ...(phone.dial && { href: `tel:${phone.dial}` }) }];
     }
     if (name === kind.questionnaire?.sector) return [{ label, value: sectorLabel(value) }];
     return [{ label, value }];

@@ -119,6 +119,8 @@ export async function callLeadTool(
     return toolError(
       validationToApiError(validate.errors ?? [], {
         knownFields: Object.keys((endpoint.schema as unknown as ObjectSchema).properties),
+        properties: (endpoint.schema as unknown as ObjectSchema).properties,
+        person: endpoint.fields,
         repeatedFields: new Map(),
         example: endpoint.example,
         body,

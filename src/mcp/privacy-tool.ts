@@ -4,6 +4,7 @@ import type { Privacy } from '../privacy/privacy-service.ts';
 import { compileSchemaOnFirstUse } from '../schemas/compile-schema.ts';
 import { apiErrors } from '../schemas/error-catalog.ts';
 import {
+  PRIVACY_ACTION,
   PRIVACY_DESCRIPTION,
   PRIVACY_ENGLISH,
   PRIVACY_SUMMARY,
@@ -42,6 +43,8 @@ export async function callPrivacyTool(
     return toolError(
       validationToApiError(validate.errors ?? [], {
         knownFields: Object.keys(PrivacyRequestSchema.properties),
+        properties: PrivacyRequestSchema.properties,
+        person: PRIVACY_ACTION.fields,
         repeatedFields: new Map(),
         example: undefined,
         body,

@@ -12,6 +12,9 @@ function validationAnswer(endpoint: ApiAction, body: object): ApiError {
   const properties = (endpoint.schema as { properties?: object }).properties ?? {};
   return validationToApiError(validate.errors ?? [], {
     knownFields: Object.keys(properties),
+    properties,
+    person: endpoint.fields,
+    body,
     repeatedFields: new Map(),
     example: endpoint.example,
   });

@@ -7,6 +7,7 @@ import {
   type BrevoListSetting,
   type LeadKindDescriptor,
 } from '../schemas/lead-kinds.ts';
+import { e164 } from '../schemas/phone-number.ts';
 import { BrevoError, type BrevoClient } from './brevo-client.ts';
 
 export type BrevoLists = Pick<Config['mail']['brevo'], BrevoListSetting>;
@@ -50,7 +51,10 @@ export function contactPayload(
   copy('PRENOM', field(kind.fields.firstName));
   copy('NOM', field(kind.fields.lastName));
   for (const name of COPIED_ATTRIBUTES) copy(name, field(name));
-  copy('SMS', internationalNumber(field(kind.fields.phone), field(kind.fields.phoneCountryCode)));
+  // Brevo only accepts SMS with its country prefix: the number's E.164 form, or no SMS at all when
+  // the number cannot exist (a lead journaled before numbers were checked): a number Brevo cannot
+  // read must not cost the lead, and the agency's e-mail carries it.
+  copy('SMS', e164(field(kind.fields.phone), field(kind.fields.phoneCountryCode)));
   const listId = lists[kind.brevoList.setting];
   return {
     email: emailOf(lead, kind),
@@ -58,25 +62,6 @@ export function contactPayload(
     ...(listId !== undefined && { listIds: [listId] }),
     updateEnabled: false,
   };
-}
-
-/**
- * Brevo only accepts SMS with its country prefix (+33…, 0033… or 33…). We build that form when we
- * can tell the prefix (SMS__COUNTRY_CODE, or a number already written +… / 00…) and leave SMS out
- * otherwise: a number Brevo cannot read must not cost the lead, and the agency's e-mail carries it.
- */
-export function internationalNumber(
-  number: string | undefined,
-  countryCode: string | undefined,
-): string | undefined {
-  if (!number) return undefined;
-  const digits = number.replace(/[\s.\-()/]/g, '');
-  if (/^\+\d{6,15}$/.test(digits)) return digits;
-  if (/^00\d{6,15}$/.test(digits)) return `+${digits.slice(2)}`;
-  const prefix = countryCode?.replace(/[\s()]/g, '').replace(/^00/, '+');
-  if (!prefix || !/^\+?\d{1,4}$/.test(prefix) || !/^\d{4,14}$/.test(digits)) return undefined;
-  // A national number keeps its trunk 0 at home (06…) but drops it after the prefix (+33 6…).
-  return `+${prefix.replace(/^\+/, '')}${digits.replace(/^0/, '')}`;
 }
 
 export interface SaveResult {

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { consentProperty } from './consent.ts';
-import { emailAddress, optionalText, requiredText } from './fields.ts';
+import { emailAddress, optionalPhone, optionalText, requiredText } from './fields.ts';
 import { exampleAnswers } from './questionnaires.ts';
 import { SECTORS } from './sectors.ts';
 
@@ -12,7 +12,11 @@ export const AuditRequestSchema = Type.Object(
     email: emailAddress('Adresse de la personne qui demande l’audit.'),
     firstName: requiredText('Prénom', 100, 'Prénom.', ['Marie']),
     lastName: optionalText('Nom', 100, 'Nom.', ['Dupont']),
-    phone: optionalText('Téléphone', 30, 'Téléphone.', ['06 12 34 56 78']),
+    phone: optionalPhone(
+      'Téléphone',
+      'Téléphone (lu comme un numéro français, sauf s’il commence par + et son indicatif).',
+      ['06 12 34 56 78'],
+    ),
     sector: Type.Optional(
       Type.Enum(SECTORS, { type: 'string', title: 'Secteur', description: 'Secteur audité.' }),
     ),

@@ -1,5 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { e164, type PhoneKeyword } from './phone-number.ts';
 
 /*
  * Fastify's default Ajv coerces types and silently removes unknown properties; the spec wants both
@@ -19,6 +20,25 @@ const ajv = new Ajv({
   meta: false,
 });
 addFormats.default(ajv, ['email']);
+
+/*
+ * A phone field (src/schemas/phone-number.ts): a number that cannot exist is refused like any other
+ * invalid value, read with its country prefix when a sibling field carries one. An empty text is no
+ * number, as an empty optional input is no field (docs/api-decisions.md, "Validation").
+ */
+ajv.addKeyword({
+  keyword: 'x-phone',
+  type: 'string',
+  schemaType: 'object',
+  errors: false,
+  validate: (keyword: PhoneKeyword, data: string, _schema, context) => {
+    if (data.trim() === '') return true;
+    const sibling = keyword.countryCodeField
+      ? (context?.parentData as Record<string, unknown> | undefined)?.[keyword.countryCodeField]
+      : undefined;
+    return e164(data, typeof sibling === 'string' ? sibling : undefined) !== undefined;
+  },
+});
 
 /** The one validator of request bodies: Fastify's routes, MCP tool arguments, OpenAPI examples. */
 export function compileSchema<T = unknown>(schema: object) {

@@ -1,6 +1,15 @@
 import { Type, type Static } from 'typebox';
 import { consentProperty } from './consent.ts';
-import { emailAddress, optionalText, requiredText } from './fields.ts';
+import {
+  emailAddress,
+  optionalChoiceList,
+  optionalPhone,
+  optionalText,
+  requiredText,
+} from './fields.ts';
+
+/** Spec 2.1: the pillars TYPE_BESOIN chooses among, comma-separated. */
+export const PILLARS = ['Attirer', 'Engager', 'Convertir'] as const;
 
 /** Fields a full contact form must carry; a short request (TOOL_SOURCE present) may omit them (spec 2.1). */
 export const FULL_FORM_FIELDS = ['NOM', 'JOB_TITLE', 'TYPE_BESOIN', 'SERVICE', 'DEMANDE'] as const;
@@ -16,10 +25,11 @@ export const ContactRequestSchema = Type.Object(
       'Métier ou activité. Obligatoire sauf si TOOL_SOURCE est présent.',
       ['Avocate en droit de la famille'],
     ),
-    TYPE_BESOIN: optionalText(
+    TYPE_BESOIN: optionalChoiceList(
       'Piliers concernés',
       200,
-      'Piliers concernés, séparés par des virgules, parmi Attirer, Engager, Convertir. Obligatoire sauf si TOOL_SOURCE est présent.',
+      PILLARS,
+      'Piliers concernés, séparés par des virgules, parmi Attirer, Engager, Convertir (ces mots exactement ; tout autre mot est refusé). Obligatoire sauf si TOOL_SOURCE est présent.',
       ['Attirer,Convertir'],
     ),
     SERVICE: optionalText(
@@ -34,7 +44,12 @@ export const ContactRequestSchema = Type.Object(
       'Description du projet. Obligatoire sauf si TOOL_SOURCE est présent.',
       ['Je voudrais apparaître dans les résultats Google de mon quartier.'],
     ),
-    SMS: optionalText('Téléphone', 30, 'Numéro de téléphone, sans indicatif pays.', ['612345678']),
+    SMS: optionalPhone(
+      'Téléphone',
+      'Numéro de téléphone, sans indicatif pays (lu comme un numéro français sans SMS__COUNTRY_CODE).',
+      ['612345678'],
+      { countryCodeField: 'SMS__COUNTRY_CODE' },
+    ),
     SMS__COUNTRY_CODE: optionalText(
       'Indicatif du téléphone',
       6,

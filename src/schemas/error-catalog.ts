@@ -5,10 +5,20 @@ import { ERROR_STATUS, type ErrorCode, type ErrorResponse } from './responses.ts
 
 const OPENAPI_HINT = 'La description complète des champs est publiée sur /openapi.json.';
 
+/** One problem of a request, in the `errors` list of a 400 (docs/api-decisions.md). */
+export interface FieldError {
+  code: 'missing_field' | 'invalid_field';
+  field: string;
+  message: string;
+  hint: string;
+}
+
 interface ApiErrorOptions {
   headers?: Record<string, string>;
   /** The field to fix, spelled as the caller sent it (docs/api-decisions.md, "Errors an agent can act on"). */
   field?: string;
+  /** Every problem of the request, the first being the error itself. */
+  errors?: readonly FieldError[];
 }
 
 /**
@@ -25,7 +35,7 @@ export const FIELD_WORDS: Record<Medium, { one: string; many: string; theOne: st
 };
 
 /** Where every field is described, for the caller's way in. */
-const SCHEMA_HINT: Record<Medium, string> = {
+export const SCHEMA_HINT: Record<Medium, string> = {
   json: OPENAPI_HINT,
   form: OPENAPI_HINT,
   tool: 'Le schéma d’entrée de l’outil (tools/list) décrit chaque argument.',
@@ -49,6 +59,7 @@ export class ApiError extends Error {
   readonly statusCode: number;
   readonly headers: Record<string, string>;
   readonly field: string | undefined;
+  readonly errors: readonly FieldError[] | undefined;
   constructor(code: ErrorCode, message: string, hint: string, options: ApiErrorOptions = {}) {
     // An answer given on purpose needs no stack trace, and capturing one is paid on every 429 of a
     // flood (docs/performance.md).
@@ -61,13 +72,15 @@ export class ApiError extends Error {
     this.statusCode = ERROR_STATUS[code];
     this.headers = options.headers ?? {};
     this.field = options.field;
+    this.errors = options.errors;
   }
 
   toResponse(): ErrorResponse {
-    const { code, message, hint, field } = this;
+    const { code, message, hint, field, errors } = this;
     return {
       success: false,
       error: { code, message, hint, ...(field !== undefined && { field }) },
+      ...(errors !== undefined && { errors: [...errors] }),
     };
   }
 }

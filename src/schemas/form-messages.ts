@@ -15,6 +15,8 @@ export const FORM_MESSAGES = {
   tooLong:
     'Ce texte compte {count}\u00a0caractères pour {limit} au plus\u00a0: raccourcissez-le de {excess}\u00a0caractères. Rien n’a été coupé.',
   invalid: 'Cette valeur n’est pas acceptée\u00a0: vérifiez-la et corrigez-la.',
+  phone:
+    'Ce numéro de téléphone ne peut pas exister\u00a0: vérifiez les chiffres (par exemple 06\u00a012\u00a034\u00a056\u00a078), ou laissez le champ vide.',
   summary:
     'Le formulaire n’a pas été envoyé\u00a0: corrigez les champs signalés, puis renvoyez-le.',
 } as const;

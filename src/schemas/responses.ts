@@ -89,6 +89,23 @@ export const ErrorResponseSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            code: Type.Enum(['missing_field', 'invalid_field'] as const, { type: 'string' }),
+            field: Type.String({ description: 'Le champ, écrit comme l’appelant l’a envoyé.' }),
+            message: Type.String({ description: 'Ce qui ne va pas, en français.' }),
+            hint: Type.String({ description: 'Comment corriger ce champ.' }),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          description:
+            'Ajout au contrat (400 missing_field et invalid_field) : tous les problèmes de la requête à la fois, le premier étant `error`, pour tout corriger en un seul essai. Le `hint` de `error` les corrige tous et, pour un corps JSON, se termine par le corps corrigé (chaque valeur envoyée gardée, `<à compléter : …>` là où seule la personne peut répondre).',
+        },
+      ),
+    ),
   },
   { additionalProperties: false, description: 'Erreur.' },
 );

@@ -1,10 +1,30 @@
 import type { ErrorObject } from 'ajv';
-import { apiErrors, FIELD_WORDS, quoteList, type ApiError, type Medium } from './error-catalog.ts';
+import {
+  ApiError,
+  apiErrors,
+  FIELD_WORDS,
+  quoteList,
+  SCHEMA_HINT,
+  type FieldError,
+  type Medium,
+} from './error-catalog.ts';
+import { suggestField, nameKey, type PersonFields } from './field-suggestions.ts';
 import { misplacedAnswers, type QuestionnaireFields } from './misplaced-answers.ts';
+
+/** What the error mapper reads of a field's schema: its French label and its choices. */
+export interface FieldSchema {
+  title?: string;
+  enum?: readonly string[];
+  'x-choices'?: readonly string[];
+}
 
 export interface ValidationContext {
   /** The properties the request schema declares, to suggest the spelling of an unknown field. */
   knownFields: readonly string[];
+  /** The same properties' schemas (FieldSchema), for a field's label and choices in a hint. */
+  properties?: object;
+  /** Which fields say who the person is (the descriptor's `fields`), for the known aliases. */
+  person?: PersonFields;
   /** Form fields sent more than once (see form-body.ts), with their count. */
   repeatedFields: ReadonlyMap<string, number>;
   /** A complete valid body of the endpoint, for the invalid_json hint. */
@@ -19,11 +39,14 @@ export interface ValidationContext {
 
 /** "/formData/Question~1x" → "formData.Question/x": the name a caller wrote. */
 export function fieldName(error: ErrorObject): string {
-  const segments = error.instancePath
+  return pathOf(error).join('.');
+}
+
+function pathOf(error: ErrorObject): string[] {
+  return error.instancePath
     .split('/')
     .slice(1)
     .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
-  return segments.join('.');
 }
 
 export function isMissing(error: ErrorObject): boolean {
@@ -37,171 +60,346 @@ function isConditional(error: ErrorObject): boolean {
   return error.schemaPath.startsWith('#/then');
 }
 
-function describeInvalid(error: ErrorObject, context: ValidationContext): ApiError {
-  const field = fieldName(error);
+/** What stands in the corrected body for a value only the person can give. */
+export const TO_COMPLETE = '<à compléter';
+const toComplete = (what: string, received?: unknown) =>
+  `${TO_COMPLETE} : ${what}${received === undefined ? '' : ` (reçu : ${typeof received === 'string' ? received : JSON.stringify(received)})`}>`;
+
+/**
+ * One thing to fix: its error (`errors[]` of the answer), the fix in a few words for the combined
+ * hint, and what it does to the corrected body.
+ */
+interface Problem extends FieldError {
+  fix: string;
+  apply?: (body: Record<string, unknown>) => void;
+}
+
+const schemaOf = (field: string, context: ValidationContext) =>
+  (context.properties as Record<string, FieldSchema> | undefined)?.[field];
+const labelOf = (field: string, context: ValidationContext) =>
+  schemaOf(field, context)?.title ?? field;
+
+function setAt(body: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let target = body;
+  for (const segment of path.slice(0, -1)) {
+    const next = target[segment];
+    if (!next || typeof next !== 'object') return;
+    target = next as Record<string, unknown>;
+  }
+  target[path[path.length - 1]!] = value;
+}
+
+function valueAt(body: unknown, path: readonly string[]): unknown {
+  let value = body;
+  for (const segment of path) {
+    if (!value || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+}
+
+/** The choices themselves when each comma-separated part is one, typed otherwise (« attirer »). */
+function choicesFixed(value: unknown, choices: readonly string[]): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const parts = value.split(',').map((part) => nameKey(part));
+  const fixed = parts.map((part) => choices.find((choice) => nameKey(choice) === part));
+  return fixed.every((choice) => choice !== undefined) ? fixed.join(',') : undefined;
+}
+
+function invalidProblem(
+  field: string,
+  problem: string,
+  hint: string,
+  fix: string,
+  apply?: Problem['apply'],
+): Problem {
+  return {
+    code: 'invalid_field',
+    field,
+    message: `Le champ « ${field} » n’est pas valide : ${problem}.`,
+    hint,
+    fix,
+    ...(apply && { apply }),
+  };
+}
+
+/** A refused value: what is wrong, how to fix it, and its place in the corrected body. */
+function describeInvalid(error: ErrorObject, context: ValidationContext): Problem {
+  const path = pathOf(error);
+  const field = path.join('.') || 'corps';
   const medium = context.medium ?? 'json';
   const words = FIELD_WORDS[medium];
-  const invalidField = (problem: string, hint: string) =>
-    apiErrors.invalidField(field, problem, hint, medium);
+  const sent = valueAt(context.body, path);
+  const label = labelOf(field, context);
+  const placeholder = (what: string) => (body: Record<string, unknown>) =>
+    setAt(body, path, toComplete(what, sent));
+  const invalid = (problem: string, hint: string, apply?: Problem['apply']) =>
+    invalidProblem(field, problem, hint, `${field} : ${hint.charAt(0).toLowerCase()}${hint.slice(1).replace(/\.$/, '')}`, apply);
   const times = context.repeatedFields.get(field);
   if (times !== undefined) {
     // The joined value ("a@x.fr,b@x.fr") is not what the caller meant to send.
-    return invalidField(
+    return invalid(
       `le champ est envoyé ${times} fois`,
       `Envoyez « ${field} » une seule fois, avec une seule valeur.`,
     );
   }
   switch (error.keyword) {
     case 'format':
-      return invalidField(
+      return invalid(
         'l’adresse e-mail est mal formée',
         'Indiquez une adresse de la forme nom@domaine.fr.',
+        placeholder('l’adresse e-mail de la personne, de la forme nom@domaine.fr'),
       );
     case 'maxLength':
-      return invalidField(
+      return invalid(
         `le texte dépasse ${error.params.limit} caractères`,
         `Raccourcissez-le à ${error.params.limit} caractères au plus.`,
+        (body) =>
+          setAt(body, path, toComplete(`${label}, ${error.params.limit} caractères au plus`)),
       );
+    case 'x-phone':
+      return invalid(
+        'ce n’est pas un numéro de téléphone qui peut exister',
+        'Indiquez le numéro de la personne en chiffres, par exemple 06 12 34 56 78 ou +32 470 12 34 56, ou laissez le champ de côté.',
+        placeholder('numéro de téléphone en chiffres, par exemple 06 12 34 56 78'),
+      );
+    case 'pattern':
+    case 'enum': {
+      const choices =
+        (error.params.allowedValues as string[] | undefined) ??
+        schemaOf(field, context)?.['x-choices'] ??
+        [];
+      const list = choices.join(', ');
+      const many = error.keyword === 'pattern';
+      const fixed = choicesFixed(sent, choices);
+      const words = many
+        ? `une ou plusieurs de ces valeurs, séparées par des virgules : ${list}`
+        : `l’une de : ${list}`;
+      return invalid(
+        `la valeur doit être ${words}`,
+        fixed !== undefined
+          ? `Écrivez « ${fixed} ».`
+          : `Choisissez ${many ? 'une ou plusieurs des' : 'une des'} valeurs listées, écrites exactement ainsi.`,
+        fixed !== undefined
+          ? (body) => setAt(body, path, fixed)
+          : placeholder(many ? `une ou plusieurs de ${list}, séparées par des virgules` : list),
+      );
+    }
     case 'type':
       // formData and consent are the object fields; every other field is a text.
       if (error.params.type === 'object' && field === 'consent') {
-        return invalidField(
+        return invalid(
           'un objet est attendu',
           'Envoyez un objet comme {"version": "…"} avec la version du texte de consentement accepté (voir /openapi.json).',
         );
       }
       return error.params.type === 'object'
-        ? invalidField(
+        ? invalid(
             'un objet est attendu',
             'Envoyez un objet dont chaque clé est une question et chaque valeur la réponse, en texte.',
           )
-        : invalidField(
+        : invalid(
             'une chaîne de caractères est attendue',
             'Envoyez la valeur entre guillemets, comme texte.',
+            typeof sent === 'number' || typeof sent === 'boolean'
+              ? (body) => setAt(body, path, String(sent))
+              : undefined,
           );
-    case 'enum':
-      return invalidField(
-        `la valeur doit être l’une de : ${(error.params.allowedValues as string[]).join(', ')}`,
-        'Choisissez une des valeurs listées.',
-      );
     case 'maxProperties':
-      return invalidField(
+      return invalid(
         `${error.params.limit} réponses au plus sont acceptées`,
         `Envoyez au plus ${error.params.limit} questions et leurs réponses.`,
       );
-    case 'additionalProperties':
-      return unknownField(String(error.params.additionalProperty), context);
     default:
-      return apiErrors.invalidField(
-        field || 'corps',
+      return invalid(
         'la valeur est refusée',
         `Corrigez la valeur d’après la description de ${words.theOne}.`,
-        medium,
       );
   }
-}
-
-/**
- * An unknown field that is no known one spelled otherwise. Its value may be something the person
- * said: the hint names the accepted fields and, where answers are taken, where an answer goes,
- * rather than telling to drop it (docs/api-decisions.md, "Errors an agent can act on").
- */
-function unknownField(field: string, context: ValidationContext): ApiError {
-  const medium = context.medium ?? 'json';
-  const words = FIELD_WORDS[medium];
-  const accepted = context.knownFields.filter((name) => name !== 'consent');
-  const answers = context.questionnaire?.answers;
-  const where = answers
-    ? ` Si sa valeur est une réponse de la personne au questionnaire, placez-la dans ${answers}, sous le texte de la question (voir /secteurs/<secteur>.json).`
-    : '';
-  return apiErrors.invalidField(
-    field,
-    'ce champ est inconnu',
-    `Les ${words.many} acceptés sont ${quoteList(accepted)} : renommez-le en l’un d’eux s’il en porte la valeur.${where} Un ${words.one} qui ne porte rien de ce que la personne a dit peut être laissé de côté.`,
-    medium,
-  );
-}
-
-/** The same body with each misplaced answer moved into the answers field, as this caller sends it. */
-function misplacedAnswersError(
-  moved: NonNullable<ReturnType<typeof misplacedAnswers>>,
-  field: string,
-  medium: Medium,
-): ApiError {
-  const [first] = moved.keys as [string, ...string[]];
-  const others = moved.keys.length > 1 ? ` (de même pour ${quoteList(moved.keys.slice(1))})` : '';
-  const problem = `c’est une réponse au questionnaire, attendue dans l’objet ${field}${others}`;
-  if (medium === 'form') {
-    const pairs = Object.entries(moved.answers)
-      .map(([question, answer]) => `${field}[${question}]=${answer}`)
-      .join(' & ');
-    return apiErrors.invalidField(
-      first,
-      problem,
-      `Dans un formulaire, chaque réponse voyage sous la clé ${field}[Question] : envoyez ${pairs}, les autres champs inchangés. Ne retirez aucune réponse.`,
-      medium,
-    );
-  }
-  const what = medium === 'tool' ? 'Les arguments corrigés' : 'Le corps corrigé';
-  const into = medium === 'tool' ? `l’argument ${field}` : `l’objet ${field}`;
-  return apiErrors.invalidField(
-    first,
-    problem,
-    `Déplacez ${quoteList(moved.keys)} dans ${into}, sous le texte exact de chaque question, sans rien retirer. ${what} : ${JSON.stringify(moved.corrected)}`,
-    medium,
-  );
 }
 
 /** `formData[Question]` (the form spelling) sent as a JSON key: the answer belongs inside formData. */
 const BRACKET_ANSWER = /^formData\[([^[\]]+)\]$/;
 
-interface Misplaced {
-  sent: string;
-  problem: string;
-  fix: string;
-}
-
-/** An unknown field that is a known one spelled otherwise: say which, rather than "remove it". */
-function misplacedField(
-  sent: string,
-  knownFields: readonly string[],
-  medium: Medium,
-): Misplaced | undefined {
+/**
+ * An unknown field: a known one spelled otherwise (rename it, keeping its value), a JSON key in the
+ * form spelling of an answer (move it into formData), or none (the accepted fields are named).
+ */
+function unknownProblem(sent: string, context: ValidationContext): Problem {
+  const medium = context.medium ?? 'json';
+  const words = FIELD_WORDS[medium];
+  const body = (context.body ?? {}) as Record<string, unknown>;
   const question = BRACKET_ANSWER.exec(sent)?.[1];
-  if (question !== undefined && knownFields.includes('formData')) {
+  if (question !== undefined && context.knownFields.includes('formData')) {
     const into = medium === 'tool' ? 'l’argument formData' : 'l’objet formData';
-    return {
+    const fix = `placez la réponse dans ${into}, sous sa question : "formData": {${JSON.stringify(question)}: "la réponse"}`;
+    return invalidProblem(
       sent,
-      problem: 'en JSON, une réponse au questionnaire se place dans l’objet formData',
-      fix: `placez la réponse dans ${into}, sous sa question : "formData": {${JSON.stringify(question)}: "la réponse"}`,
-    };
+      'en JSON, une réponse au questionnaire se place dans l’objet formData',
+      `${fix.charAt(0).toUpperCase()}${fix.slice(1)}.`,
+      fix,
+      (corrected) => {
+        const answers = corrected.formData;
+        corrected.formData = {
+          ...(answers && typeof answers === 'object' ? answers : {}),
+          [question]: corrected[sent],
+        };
+        delete corrected[sent];
+      },
+    );
   }
-  const known = knownFields.find(
-    (name) => name !== sent && name.toLowerCase() === sent.toLowerCase(),
-  );
-  if (known === undefined) return undefined;
-  return {
+  const known = suggestField(sent, context.knownFields, context.person);
+  if (known !== undefined && !(known in body)) {
+    const fix = `renommez « ${sent} » en « ${known} »`;
+    return invalidProblem(
+      sent,
+      `ce champ est inconnu ; vouliez-vous dire « ${known} » ?`,
+      `${fix.charAt(0).toUpperCase()}${fix.slice(1)}, sans changer sa valeur.`,
+      fix,
+      (corrected) => {
+        corrected[known] = corrected[sent];
+        delete corrected[sent];
+      },
+    );
+  }
+  const accepted = context.knownFields.filter((name) => name !== 'consent');
+  const answers = context.questionnaire?.answers;
+  const where = answers
+    ? ` Si sa valeur est une réponse de la personne au questionnaire, placez-la dans ${answers}, sous le texte de la question (voir /secteurs/<secteur>.json).`
+    : '';
+  const already =
+    known !== undefined ? ` ; « ${known} », qu’il semble doubler, est déjà envoyé` : '';
+  // docs/api-decisions.md, "Errors an agent can act on": its value may be something the person
+  // said, so the hint names the accepted fields rather than telling to drop it.
+  return invalidProblem(
     sent,
-    problem: `ce champ est inconnu ; vouliez-vous dire « ${known} » ?`,
-    fix: `renommez « ${sent} » en « ${known} »`,
-  };
+    `ce champ est inconnu${already}`,
+    `Les ${words.many} acceptés sont ${quoteList(accepted)} : renommez-le en l’un d’eux s’il en porte la valeur.${where} Un ${words.one} qui ne porte rien de ce que la personne a dit peut être laissé de côté.`,
+    `« ${sent} » est inconnu : renommez-le en l’un des ${words.many} acceptés s’il en porte la valeur, sinon laissez-le de côté (le corps corrigé le laisse de côté)`,
+    (corrected) => {
+      delete corrected[sent];
+    },
+  );
 }
 
-function misplacedError(misplaced: Misplaced[], medium: Medium): ApiError {
-  const [first, ...others] = misplaced as [Misplaced, ...Misplaced[]];
-  const more = others.length ? ` (de même pour ${quoteList(others.map((m) => m.sent))})` : '';
-  const fixes = misplaced.map((m) => m.fix).join(' ; ');
-  return apiErrors.invalidField(
-    first.sent,
-    `${first.problem}${more}`,
-    `${fixes.charAt(0).toUpperCase()}${fixes.slice(1)}.`,
-    medium,
+/** Answers sent beside the answers field, each moved into it (misplaced-answers.ts). */
+function misplacedAnswerProblems(context: ValidationContext, unknown: string[]): Problem[] {
+  const moved = misplacedAnswers(unknown, context.body, context.questionnaire);
+  if (!moved) return [];
+  const field = context.questionnaire!.answers;
+  const medium = context.medium ?? 'json';
+  const into = medium === 'tool' ? `l’argument ${field}` : `l’objet ${field}`;
+  const problem = `c’est une réponse au questionnaire, attendue dans l’objet ${field}`;
+  const hint =
+    medium === 'form'
+      ? `Dans un formulaire, chaque réponse voyage sous la clé ${field}[Question] : envoyez ${Object.entries(
+          moved.answers,
+        )
+          .map(([question, answer]) => `${field}[${question}]=${answer}`)
+          .join(' & ')}, les autres champs inchangés. Ne retirez aucune réponse.`
+      : `Déplacez ${quoteList(moved.keys)} dans ${into}, sous le texte exact de chaque question, sans rien retirer.`;
+  return moved.keys.map((key, index) =>
+    invalidProblem(
+      key,
+      index === 0 && moved.keys.length > 1
+        ? `${problem} (de même pour ${quoteList(moved.keys.slice(1))})`
+        : problem,
+      hint,
+      `déplacez « ${key} » dans ${into}`,
+      // The first moves them all (misplaced-answers.ts joins two spellings of one question).
+      index === 0
+        ? (corrected) => {
+            for (const moving of moved.keys) delete corrected[moving];
+            corrected[field] = moved.corrected[field];
+          }
+        : () => {},
+    ),
   );
 }
 
 /**
- * The error a caller should fix first, with everything it needs to fix it in one go: fields spelled
- * otherwise (case, formData nesting), then every missing field, then the first invalid value.
+ * The problems one answer lists: a request with thousands of unknown keys (docs/reliability.md,
+ * "Hostile input") is told of the first ones, not answered with a megabyte.
+ */
+const MAX_PROBLEMS = 20;
+
+/** Every problem of a request, in the order to read them: spellings, then missing, then values. */
+function problemsOf(errors: ErrorObject[], context: ValidationContext): Problem[] {
+  const unknown = errors
+    .filter((error) => error.keyword === 'additionalProperties' && error.instancePath === '')
+    .map((error) => String(error.params.additionalProperty))
+    .slice(0, MAX_PROBLEMS);
+  const moved = misplacedAnswerProblems(context, unknown);
+  const movedKeys = new Set(moved.map((problem) => problem.field));
+  const spelled = unknown
+    .filter((sent) => !movedKeys.has(sent))
+    .map((sent) => unknownProblem(sent, context));
+  // A field renamed into place is not missing; Ajv checks if/then before `required`, so PRENOM and
+  // EMAIL (always required) are named before the fields only the full form needs.
+  const renamedTo = new Set(
+    spelled.flatMap((problem) => /en « ([^»]+) »$/.exec(problem.fix)?.[1] ?? []),
+  );
+  const missing = [
+    ...new Set(
+      errors
+        .filter(isMissing)
+        .sort((a, b) => Number(isConditional(a)) - Number(isConditional(b)))
+        .map((error) =>
+          error.keyword === 'required' ? String(error.params.missingProperty) : fieldName(error),
+        ),
+    ),
+  ]
+    .filter((field) => !renamedTo.has(field))
+    .map((field): Problem => {
+      const single = apiErrors.missingFields([field], context.medium);
+      return {
+        code: 'missing_field',
+        field,
+        message: single.message,
+        hint: single.hint,
+        fix: `ajoutez « ${field} » (${labelOf(field, context)})`,
+        apply: (corrected) => {
+          corrected[field] = toComplete(labelOf(field, context));
+        },
+      };
+    });
+  const seen = new Set([...movedKeys, ...spelled.map((p) => p.field), ...missing.map((p) => p.field)]);
+  const invalid: Problem[] = [];
+  for (const error of errors) {
+    if (error.keyword === 'if' || isMissing(error)) continue;
+    if (error.keyword === 'additionalProperties' && error.instancePath === '') continue;
+    const problem =
+      error.keyword === 'additionalProperties'
+        ? unknownProblem(
+            `${fieldName(error)}${fieldName(error) ? '.' : ''}${String(error.params.additionalProperty)}`,
+            { ...context, knownFields: [] },
+          )
+        : describeInvalid(error, context);
+    if (seen.has(problem.field)) continue;
+    seen.add(problem.field);
+    invalid.push(problem);
+  }
+  return [...moved, ...spelled, ...missing, ...invalid].slice(0, MAX_PROBLEMS);
+}
+
+/** The body with every fix applied, placeholders where only the person can say. */
+function correctedBody(problems: Problem[], context: ValidationContext): object | undefined {
+  if (!context.body || typeof context.body !== 'object' || Array.isArray(context.body)) {
+    return undefined;
+  }
+  const corrected = structuredClone(context.body) as Record<string, unknown>;
+  for (const problem of problems) {
+    if (!problem.apply) return undefined;
+    problem.apply(corrected);
+  }
+  return corrected;
+}
+
+/**
+ * docs/api-decisions.md, "Errors an agent can act on": every problem of the request at once, so a
+ * caller fixes them in one try. `error` is the first to fix, as spec 2.5 shapes it; its hint fixes
+ * them all and, for a JSON body or a tool's arguments, ends with the corrected body (every value
+ * sent kept, `<à compléter : …>` where only the person can say); `errors` lists each one.
  */
 export function validationToApiError(errors: ErrorObject[], context: ValidationContext): ApiError {
   const rootType = errors.find((error) => error.instancePath === '' && error.keyword === 'type');
@@ -210,33 +408,42 @@ export function validationToApiError(errors: ErrorObject[], context: ValidationC
       context.example,
       'Le corps de la requête doit être un objet JSON.',
     );
-
-  const unknown = errors
-    .filter((error) => error.keyword === 'additionalProperties' && error.instancePath === '')
-    .map((error) => String(error.params.additionalProperty));
-  const moved = misplacedAnswers(unknown, context.body, context.questionnaire);
-  if (moved) {
-    return misplacedAnswersError(moved, context.questionnaire!.answers, context.medium ?? 'json');
-  }
+  const problems = problemsOf(errors, context);
+  const [first] = problems;
+  // Left out of the list, so left out of the corrected body too: it could not be sent as is.
+  const complete = problems.length < MAX_PROBLEMS;
+  if (!first) return apiErrors.invalidJson(context.example);
   const medium = context.medium ?? 'json';
-  const misplaced = unknown
-    .map((sent) => misplacedField(sent, context.knownFields, medium))
-    .filter((entry) => entry !== undefined);
-  if (misplaced.length) return misplacedError(misplaced, medium);
-
-  // Ajv checks if/then before `required`: name PRENOM/EMAIL (always required) before the fields
-  // only the full form needs.
-  const missing = errors
-    .filter(isMissing)
-    .sort((a, b) => Number(isConditional(a)) - Number(isConditional(b)))
-    .map((error) =>
-      error.keyword === 'required' ? String(error.params.missingProperty) : fieldName(error),
+  const list: FieldError[] = problems.map(({ code, field, message, hint }) => ({
+    code,
+    field,
+    message,
+    hint: `${hint} ${SCHEMA_HINT[medium]}`,
+  }));
+  const corrected =
+    medium === 'form' || !complete ? undefined : correctedBody(problems, context);
+  const what = medium === 'tool' ? 'Les arguments corrigés' : 'Le corps corrigé';
+  const fill = JSON.stringify(corrected ?? {}).includes(TO_COMPLETE)
+    ? ` Remplacez d’abord chaque valeur qui commence par ${TO_COMPLETE} par ce que la personne a dit.`
+    : '';
+  const body = corrected ? `${fill} ${what} : ${JSON.stringify(corrected)}` : '';
+  const missing = problems.filter((problem) => problem.code === 'missing_field');
+  if (missing.length === problems.length) {
+    const error = apiErrors.missingFields(
+      missing.map((problem) => problem.field) as [string, ...string[]],
+      medium,
     );
-  const [firstMissing, ...otherMissing] = [...new Set(missing)];
-  if (firstMissing !== undefined) {
-    return apiErrors.missingFields([firstMissing, ...otherMissing], context.medium);
+    return new ApiError(error.code, error.message, `${error.hint}${body}`, {
+      field: first.field,
+      errors: list,
+    });
   }
-
-  const invalid = errors.find((error) => error.keyword !== 'if') ?? errors[0];
-  return invalid ? describeInvalid(invalid, context) : apiErrors.invalidJson(context.example);
+  const hint =
+    problems.length === 1
+      ? `${first.hint}${body}`
+      : `Corrigez tout en une fois : ${problems.map((problem) => problem.fix).join(' ; ')}.${body}`;
+  return new ApiError(first.code, first.message, `${hint} ${SCHEMA_HINT[medium]}`, {
+    field: first.field,
+    errors: list,
+  });
 }

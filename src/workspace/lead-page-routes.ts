@@ -6,6 +6,8 @@ import { WORK_STATUSES, WORK_STATUS_LABELS, type WorkStatus } from '../domain/te
 import { spamReasonLabel } from '../domain/lead/spam-reason.ts';
 import { releaseSpamLead } from '../domain/team/spam-release.ts';
 import { findQuestion } from '../schemas/questionnaires.ts';
+import { leadKindOf } from '../schemas/lead-kinds.ts';
+import { requestPhone } from '../schemas/phone-number.ts';
 import type { Sector } from '../schemas/sectors.ts';
 import { html } from './html.ts';
 import { staffNames } from './inbox-routes.ts';
@@ -54,6 +56,9 @@ export function registerLeadPageRoutes(scope: FastifyInstance, context: Workspac
       ([name]) => name !== 'formData' && name !== 'consent',
     );
     const answers = (data.formData ?? {}) as Record<string, string>;
+    // docs/api-decisions.md, "Phone numbers": shown as read in France, dialled in E.164.
+    const kindFields = leadKindOf(entry.lead.kind).fields;
+    const phone = requestPhone(data, kindFields);
     const sector = data.sector as Sector | undefined;
     const due = answerDueAt(entry, parseBusinessHours(context.config.workspace.businessHours));
     const nameOf = (staffId: string | null) =>
@@ -64,7 +69,7 @@ export function registerLeadPageRoutes(scope: FastifyInstance, context: Workspac
 ${optedOut ? html`<p class="notice">Adresse dans la liste d’opposition depuis le ${parisTime(optedOut.addedAt)} : ses demandes sont gardées ici mais transmises à personne.</p>` : ''}
 <p><a class="button" href="mailto:${email}">Répondre</a> <a href="/equipe/prospects/${id}/personne">Tout ce qui est gardé de cette personne</a></p>
 <h2>Ce que la personne a envoyé</h2>
-<dl>${fields.map(([name, value]) => html`<dt>${fieldLabel(entry.lead.kind, name)}</dt><dd>${String(value)}</dd>`)}</dl>
+<dl>${fields.map(([name, value]) => html`<dt>${fieldLabel(entry.lead.kind, name)}</dt><dd>${name === kindFields.phone && phone ? (phone.dial ? html`<a href="tel:${phone.dial}">${phone.display}</a>` : phone.display) : String(value)}</dd>`)}</dl>
 ${Object.keys(answers).length ? html`<h2>Réponses au questionnaire</h2><dl>${Object.entries(answers).map(([question, answer]) => html`<dt>${question}${findQuestion(sector, question) ? '' : html` <em>(question inconnue du questionnaire)</em>`}</dt><dd>${answer}</dd>`)}</dl>` : ''}
 <h2>Consentement</h2>
 ${entry.lead.consent ? html`<p>Version ${entry.lead.consent.version}, donné le ${parisTime(entry.lead.consent.givenAt)} (canal ${entry.lead.consent.channel}${entry.lead.consent.page ? html`, page ${entry.lead.consent.page}` : ''}${entry.lead.consent.network ? html`, réseau ${entry.lead.consent.network}` : ''}).</p>` : html`<p>Reçue avant l’enregistrement des consentements.</p>`}

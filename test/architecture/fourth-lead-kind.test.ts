@@ -1,5 +1,6 @@
 import { createBotTrap } from '../../src/http/forms/bot-trap.ts';
 import { Ajv } from 'ajv';
+import { validatorCompiler } from '../../src/http/api/validator.ts';
 import addFormats from 'ajv-formats';
 import Fastify from 'fastify';
 import { Type, type Static } from 'typebox';
@@ -61,6 +62,8 @@ const quoteLead = (data: QuoteRequest) =>
 describe('a fourth lead kind needs one schema and one descriptor (docs/architecture.md)', () => {
   const submitted: unknown[] = [];
   const app = Fastify();
+  // The app's validator (src/app.ts), which knows the schemas' own keywords (x-phone, x-choices).
+  app.setValidatorCompiler(validatorCompiler);
 
   beforeAll(async () => {
     // The intake is the domain's, not under test here: it answers as for a known address.

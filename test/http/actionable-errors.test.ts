@@ -120,6 +120,84 @@ describe('a field spelled otherwise is named with its right spelling', () => {
   });
 });
 
+describe('every problem at once, fixed with one corrected body (docs/api-decisions.md)', () => {
+  /** The corrected body a JSON hint ends with, the person's values put where it says to. */
+  function corrected(hint: string, fill: Record<string, string>): Record<string, unknown> {
+    const json = /corrigé[^:]*: (\{.*\})/.exec(hint)?.[1];
+    expect(json, hint).toBeDefined();
+    const body = JSON.parse(json!) as Record<string, unknown>;
+    for (const [field, value] of Object.entries(body)) {
+      if (typeof value === 'string' && value.startsWith('<à compléter')) {
+        expect(fill[field], `${field}: ${value}`).toBeDefined();
+        body[field] = fill[field];
+      }
+    }
+    return body;
+  }
+
+  it('PRENON and a missing NOM: one answer lists both; its corrected body keeps « Marie »', async () => {
+    const { PRENOM } = validContact;
+    const body: Record<string, unknown> = {
+      ...validContact,
+      EMAIL: 'prenon@example.fr',
+      PRENON: PRENOM,
+    };
+    delete body.PRENOM;
+    delete body.NOM;
+    const response = await postJson(t.app, '/api/contact', body);
+    const error = expectApiError(response, 400, 'invalid_field');
+    expect(error.field).toBe('PRENON');
+    expect(error.message).toContain('« PRENOM »');
+    const { errors } = response.json() as { errors: { code: string; field: string }[] };
+    expect(errors.map(({ code, field }) => [code, field])).toEqual([
+      ['invalid_field', 'PRENON'],
+      ['missing_field', 'NOM'],
+    ]);
+    const fixed = corrected(error.hint, { NOM: 'Dupont' });
+    expectAccepted(await postJson(t.app, '/api/contact', fixed));
+    expect(await journaledWith('prenon@example.fr')).toMatchObject({ PRENOM, NOM: 'Dupont' });
+  });
+
+  const aliases: [string, string, string][] = [
+    ['/api/contact', 'PRÉNOM', 'PRENOM'],
+    ['/api/contact', 'FIRSTNAME', 'PRENOM'],
+    ['/api/contact', 'TELEPHONE', 'SMS'],
+    ['/api/contact', 'PHONE', 'SMS'],
+    ['/api/audit', 'telephone', 'phone'],
+    ['/api/subscribe', 'prenom', 'firstName'],
+  ];
+  for (const [path, sent, known] of aliases) {
+    it(`${path}: « ${sent} » is taken for « ${known} », and the rename succeeds`, async () => {
+      const base: Record<string, unknown> =
+        path === '/api/contact'
+          ? { ...validContact, EMAIL: `alias-${known}-${sent.length}@example.fr` }
+          : path === '/api/audit'
+            ? { ...validAudit, email: `alias-${sent}@example.fr` }
+            : { email: `alias-${sent}@example.fr` };
+      const value = known === 'SMS' || known === 'phone' ? '06 12 34 56 78' : 'Marie';
+      const body = { ...base, [sent]: value };
+      delete body[known];
+      const error = expectApiError(await postJson(t.app, path, body), 400, 'invalid_field');
+      expect(error.field).toBe(sent);
+      expect(error.message).toContain(`« ${known} »`);
+      expectAccepted(await postJson(t.app, path, corrected(error.hint, {})));
+    });
+  }
+
+  it('an unknown field with no likeness and a malformed e-mail: both in one answer', async () => {
+    const body = { ...validContact, EMAIL: 'pas-une-adresse', BUDGET: '3000 €' };
+    const response = await postJson(t.app, '/api/contact', body);
+    expectApiError(response, 400, 'invalid_field');
+    const { errors } = response.json() as { errors: { field: string; hint: string }[] };
+    expect(errors.map((entry) => entry.field)).toEqual(['BUDGET', 'EMAIL']);
+    for (const entry of errors) expect(entry.hint.length).toBeGreaterThan(10);
+    const fixed = corrected((response.json() as { error: { hint: string } }).error.hint, {
+      EMAIL: 'budget@example.fr',
+    });
+    expectAccepted(await postJson(t.app, '/api/contact', fixed));
+  });
+});
+
 describe('a form field sent twice is reported as repeated, not as a bad value', () => {
   it('two email inputs on the newsletter form', async () => {
     const fields: [string, string][] = [

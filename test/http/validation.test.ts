@@ -84,12 +84,31 @@ describe('spec 2.1: the contact rule depends on TOOL_SOURCE', () => {
     expect(expectApiError(response, 400, 'missing_field').message).toContain('« NOM »');
   });
 
-  it('TYPE_BESOIN is free text, not restricted to the three pillars (docs/api-decisions.md)', async () => {
+  it('TYPE_BESOIN outside its choices is invalid_field listing them (docs/api-decisions.md)', async () => {
     const response = await postJson(t.app, '/api/contact', {
       ...validContact,
-      TYPE_BESOIN: 'attirer, convertir, autre chose',
+      TYPE_BESOIN: 'Visibilité',
     });
-    expect(response.statusCode, response.body).toBe(200);
+    const error = expectApiError(response, 400, 'invalid_field');
+    expect(error.field).toBe('TYPE_BESOIN');
+    expect(error.message).toContain('Attirer, Engager, Convertir');
+    // Spec 2.1's comma-separated choices, spaces around the commas allowed.
+    const accepted = await postJson(t.app, '/api/contact', {
+      ...validContact,
+      TYPE_BESOIN: 'Attirer, Convertir',
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+  });
+
+  it('TYPE_BESOIN typed in another case: the corrected body writes the choices exactly', async () => {
+    const response = await postJson(t.app, '/api/contact', {
+      ...validContact,
+      TYPE_BESOIN: 'attirer, convertir',
+    });
+    const error = expectApiError(response, 400, 'invalid_field');
+    const corrected = JSON.parse(/corrigé : (\{.*\})/.exec(error.hint)![1]!) as object;
+    expect(corrected).toMatchObject({ TYPE_BESOIN: 'Attirer,Convertir' });
+    expect((await postJson(t.app, '/api/contact', corrected)).statusCode).toBe(200);
   });
 });
 
@@ -180,9 +199,9 @@ describe('spec 7 rule 2: an invalid value is 400 invalid_field naming the field'
   });
 
   it('a type error is never coerced: "42" is a text, 42 is not', async () => {
-    expect((await postJson(t.app, '/api/contact', { ...validContact, SMS: '42' })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await postJson(t.app, '/api/contact', { ...validContact, SMS: '0612345678' })).statusCode,
+    ).toBe(200);
     expectApiError(
       await postJson(t.app, '/api/contact', { ...validContact, SMS: 42 }),
       400,

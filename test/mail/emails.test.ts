@@ -137,7 +137,8 @@ describe('the agency’s notification is triaged and answered from the inbox (do
       'Prénom : Marie',
       'Nom : Dupont',
       `Adresse e-mail : ${CONTACT_EXAMPLE.EMAIL}`,
-      'Téléphone : +33 612345678',
+      // docs/api-decisions.md, "Phone numbers": as read in France, dialled in E.164.
+      'Téléphone : 06 12 34 56 78',
       `Métier ou activité : ${CONTACT_EXAMPLE.JOB_TITLE}`,
       `Projet : ${CONTACT_EXAMPLE.DEMANDE}`,
     ]) {

@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { internationalNumber } from '../../src/providers/brevo-contact.ts';
+import { e164 } from '../../src/schemas/phone-number.ts';
 import { idempotencyKey, parseSender } from '../../src/providers/brevo-email.ts';
 
 describe('Brevo payload details', () => {
-  it('writes SMS in the international form Brevo requires, or not at all', () => {
-    expect(internationalNumber('06 12 34 56 78', '+33')).toBe('+33612345678');
-    expect(internationalNumber('612345678', '33')).toBe('+33612345678');
-    expect(internationalNumber('612345678', '0033')).toBe('+33612345678');
-    expect(internationalNumber('+32 470 12 34 56', undefined)).toBe('+32470123456');
-    expect(internationalNumber('0041 79 123 45 67', '+33')).toBe('+41791234567');
-    expect(internationalNumber('06 12 34 56 78', undefined)).toBeUndefined();
-    expect(internationalNumber('appelez-moi', '+33')).toBeUndefined();
-    expect(internationalNumber('0612345678', 'France')).toBeUndefined();
-    expect(internationalNumber(undefined, '+33')).toBeUndefined();
+  it('writes SMS in the E.164 form Brevo requires, or not at all (docs/api-decisions.md, "Phone numbers")', () => {
+    expect(e164('06 12 34 56 78', '+33')).toBe('+33612345678');
+    expect(e164('612345678', '33')).toBe('+33612345678');
+    expect(e164('612345678', '0033')).toBe('+33612345678');
+    expect(e164('+32 470 12 34 56', undefined)).toBe('+32470123456');
+    expect(e164('0041 79 123 45 67', '+33')).toBe('+41791234567');
+    // Read in France without a prefix; the trunk 0 dropped after +33.
+    expect(e164('06 12 34 56 78', undefined)).toBe('+33612345678');
+    expect(e164('+33 06 12 34 56 78', undefined)).toBe('+33612345678');
+    expect(e164('0612345678', 'France')).toBe('+33612345678');
+    expect(e164('appelez-moi', '+33')).toBeUndefined();
+    expect(e164('06 12 34 5', undefined)).toBeUndefined();
+    expect(e164(undefined, '+33')).toBeUndefined();
   });
 
   it('derives one stable UUID per lead and e-mail role (docs/brevo.md)', () => {

@@ -96,9 +96,12 @@ describe('Brevo provider: contact (docs/brevo.md)', () => {
       replyTo: { email: lead.EMAIL, name: 'Marie Dupont' },
     });
     expect(notification!.htmlContent).toContain('<html lang="fr">');
-    for (const value of Object.values(lead)) {
+    // The prefix is read into the number (docs/api-decisions.md, "Phone numbers"): a French
+    // number is shown as dialled in France, its link in E.164.
+    for (const value of Object.values({ ...lead, SMS__COUNTRY_CODE: '' })) {
       expect(notification!.textContent).toContain(value);
     }
+    expect(notification!.htmlContent).toContain('href="tel:+33612345678"');
     const keys = fake.sent.map(
       (mail) => (mail.headers as { idempotencyKey: string }).idempotencyKey,
     );
@@ -136,7 +139,7 @@ describe('Brevo provider: contact (docs/brevo.md)', () => {
     ).toEqual(['PRENOM', 'TOOL_SOURCE']);
   });
 
-  it('caps the reply-to name at Brevo’s 70 characters and leaves out a phone Brevo could not read', async () => {
+  it('caps the reply-to name at Brevo’s 70 characters and writes a number without prefix read in France', async () => {
     await start();
     const PRENOM = '😀'.repeat(100);
     const response = await post('/api/contact', { ...validContact, PRENOM, SMS: '06 12 34 56 78' });
@@ -144,7 +147,7 @@ describe('Brevo provider: contact (docs/brevo.md)', () => {
     expect(response.statusCode).toBe(200);
     const notification = fake.sent[1] as { replyTo: { name: string } };
     expect([...notification.replyTo.name].length).toBeLessThanOrEqual(70);
-    expect(fake.requestsTo('/contacts')[0]?.body).not.toHaveProperty('attributes.SMS');
+    expect(fake.requestsTo('/contacts')[0]?.body).toHaveProperty('attributes.SMS', '+33612345678');
   });
 });
 

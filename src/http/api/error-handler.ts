@@ -8,6 +8,7 @@ import { leadKindAt } from '../../schemas/lead-kinds.ts';
 import { ApiError, apiErrors } from '../../schemas/error-catalog.ts';
 import { repeatedFieldsOf } from '../forms/form-body.ts';
 import { validationToApiError } from '../../schemas/validation-errors.ts';
+import { PRIVACY_ACTION, PRIVACY_API_PATH } from '../../schemas/privacy-request.ts';
 
 interface ErrorContext {
   bodyLimit: number;
@@ -19,9 +20,9 @@ export function exampleFor(request: FastifyRequest): object | undefined {
   return leadKindAt(request.url.split('?')[0] ?? request.url)?.example;
 }
 
-function knownFieldsOf(request: FastifyRequest): string[] {
+function propertiesOf(request: FastifyRequest): object {
   const body = request.routeOptions.schema?.body as { properties?: object } | undefined;
-  return Object.keys(body?.properties ?? {});
+  return body?.properties ?? {};
 }
 
 /** What the domain's typed errors mean to a caller, for REST and MCP alike (spec 7). */
@@ -42,9 +43,13 @@ export function toApiError(
   if (known) return known;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    const kind = leadKindAt(request.url.split('?')[0] ?? request.url);
+    const path = request.url.split('?')[0] ?? request.url;
+    const kind = leadKindAt(path);
+    const properties = propertiesOf(request);
     return validationToApiError(fastifyError.validation as never, {
-      knownFields: knownFieldsOf(request),
+      knownFields: Object.keys(properties),
+      properties,
+      person: (kind ?? (path === PRIVACY_API_PATH ? PRIVACY_ACTION : undefined))?.fields,
       repeatedFields: repeatedFieldsOf(request.body),
       example: exampleFor(request),
       body: request.body,

@@ -4,7 +4,7 @@ import { fieldName, isMissing } from '../../schemas/validation-errors.ts';
 /** One field a person must fix, as the form names it (`formData[Question]` for an answer). */
 export interface FieldProblem {
   field: string;
-  kind: 'missing' | 'email' | 'tooLong' | 'invalid';
+  kind: 'missing' | 'email' | 'tooLong' | 'phone' | 'invalid';
   limit?: number;
 }
 
@@ -25,6 +25,7 @@ function problemOf(error: ErrorObject): FieldProblem | undefined {
   }
   const field = formName(fieldName(error));
   if (error.keyword === 'format') return { field, kind: 'email' };
+  if (error.keyword === 'x-phone') return { field, kind: 'phone' };
   if (error.keyword === 'maxLength') {
     return { field, kind: 'tooLong', limit: Number(error.params.limit) };
   }

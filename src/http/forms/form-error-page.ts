@@ -107,6 +107,8 @@ function messageFor(problem: FieldProblem, choice: boolean, sent: string | undef
       return FORM_MESSAGES.email;
     case 'tooLong':
       return tooLongMessage([...(sent ?? '')].length, problem.limit ?? 0);
+    case 'phone':
+      return FORM_MESSAGES.phone;
     default:
       return FORM_MESSAGES.invalid;
   }
