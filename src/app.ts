@@ -6,6 +6,7 @@ import { createDispatcherFor } from './wiring/dispatcher-setup.ts';
 import type { Dispatcher, DispatcherTimings } from './domain/delivery/dispatcher.ts';
 import { startIdempotencySweep } from './domain/intake/idempotency-sweep.ts';
 import { createIntake } from './domain/intake/intake.ts';
+import { parseBusinessHours } from './domain/team/business-hours.ts';
 import { createNewsletter } from './domain/newsletter/newsletter.ts';
 import { createNewsletterLinks } from './domain/newsletter/newsletter-links.ts';
 import { registerApi } from './http/api/api-plugin.ts';
@@ -182,6 +183,7 @@ export async function buildApp({
     },
     dispatcher,
     mode: config.delivery.mode,
+    businessHours: parseBusinessHours(config.workspace.businessHours),
   });
   const formPages = siteDir ? readFormPages(siteDir) : undefined;
   const botTrap = createBotTrap(await store.secret('form-token'), {

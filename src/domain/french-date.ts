@@ -36,6 +36,24 @@ export function frenchDay(date: Date): string {
   return `${part.weekday} ${part.day === '1' ? '1er' : part.day} ${part.month}`;
 }
 
+const TIME_PARTS = new Intl.DateTimeFormat('fr-FR', {
+  timeZone: 'Europe/Paris',
+  hour: 'numeric',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/**
+ * « lundi 30 novembre à 12 h », « mardi 1er décembre à 9 h 30 »: a time promised to a person, in
+ * Paris time, the way it is said (no « 00 » minutes; no-break spaces around « h »).
+ */
+export function frenchDayAndTime(date: Date): string {
+  const part: Record<string, string> = {};
+  for (const { type, value } of TIME_PARTS.formatToParts(date)) part[type] = value;
+  const minutes = part.minute === '00' ? '' : `\u00a0${part.minute}`;
+  return `${frenchDay(date)} à ${Number(part.hour)}\u00a0h${minutes}`;
+}
+
 /** A duration as the team reads it: « 3 h 20 », « 40 min » (no-break spaces, as above). */
 export function frenchDuration(ms: number): string {
   const minutes = Math.round(ms / 60_000);

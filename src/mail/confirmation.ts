@@ -1,4 +1,7 @@
+import { frenchDayAndTime } from '../domain/french-date.ts';
 import { emailOf, firstNameOf, type Lead } from '../domain/lead/lead.ts';
+import { promisedAnswerAt } from '../domain/team/answer-promise.ts';
+import { DEFAULT_BUSINESS_HOURS, parseBusinessHours } from '../domain/team/business-hours.ts';
 import { sentByAssistant } from '../schemas/field-labels.ts';
 import { leadKindOf, type LeadKindDescriptor } from '../schemas/lead-kinds.ts';
 import type { MailBlock } from './mail-blocks.ts';
@@ -30,6 +33,30 @@ export function signature(identity: MailIdentity): MailBlock {
       fillText(line, identity),
     ),
   };
+}
+
+/**
+ * docs/emails.md, "The answer promised": the day and time by which the team answers, from
+ * BUSINESS_HOURS and the French public holidays, and the reference to quote in any message.
+ */
+function promise(lead: Lead, settings: MailSettings): MailBlock[] {
+  const hours = settings.businessHours ?? parseBusinessHours(DEFAULT_BUSINESS_HOURS);
+  const by = promisedAnswerAt(lead.kind, lead.receivedAt, hours);
+  return [
+    ...(by
+      ? [
+          {
+            kind: 'paragraph' as const,
+            text: `Concrètement, nous vous répondrons au plus tard ${frenchDayAndTime(by)} (heure de Paris).`,
+          },
+        ]
+      : []),
+    {
+      kind: 'paragraph',
+      small: true,
+      text: `Référence de votre demande, à rappeler si vous nous écrivez : ${lead.id}`,
+    },
+  ];
 }
 
 /**
@@ -66,6 +93,7 @@ export function confirmationEmail(
       },
       { kind: 'heading', text: 'Et maintenant ?' },
       { kind: 'paragraph', text: fillText(texts.nextSteps, identity) },
+      ...promise(lead, settings),
       { kind: 'paragraph', text: fillText(texts.reply, identity) },
       signature(identity),
       { kind: 'heading', text: 'Ce n’est pas vous ?' },

@@ -1,3 +1,4 @@
+import type { BusinessHours } from '../domain/team/business-hours.ts';
 import type { MailIdentity } from './mail-identity.ts';
 
 export interface MailSettings {
@@ -7,6 +8,8 @@ export interface MailSettings {
   siteUrl: string;
   /** The agency's identity and texts (src/mail/mail-identity.ts), given by the composition root. */
   identity: MailIdentity;
+  /** BUSINESS_HOURS, for the answer's promised time (docs/emails.md); 09:00–18:00 when absent. */
+  businessHours?: BusinessHours;
 }
 
 export interface MailAddress {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { required, type Config } from '../config.ts';
+import { parseBusinessHours } from '../domain/team/business-hours.ts';
 import { createNewsletterLinks } from '../domain/newsletter/newsletter-links.ts';
 import type { Provider } from '../domain/delivery/provider.ts';
 import type { MailIdentity } from '../mail/mail-identity.ts';
@@ -47,6 +48,7 @@ function mailProvider(
     identity,
     agencyEmail: mail.agencyEmail,
     siteUrl: config.siteUrl,
+    businessHours: parseBusinessHours(config.workspace.businessHours),
     links: createNewsletterLinks(config.siteUrl, () => newsletter.signingKey()),
     ...(newsletter.earlierRequests && {
       earlierRequests: newsletter.earlierRequests.bind(newsletter),

@@ -65,6 +65,7 @@ export function suggestField(
   }
   const exact = spellings.get(key);
   if (exact !== undefined) return exact === sent ? undefined : exact;
+  if (spellings.size === 0) return undefined;
   const nearest = closest(key, [...spellings.keys()]);
   return distance(key, nearest) <= allowedDistance(key.length) ? spellings.get(nearest) : undefined;
 }

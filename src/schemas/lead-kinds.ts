@@ -174,7 +174,7 @@ export const LEAD_KINDS = [
     },
     questionnaire: { answers: 'formData', sector: 'sector' },
     answersExisting: true,
-    confirmsToSender: false,
+    confirmsToSender: true,
     notificationTitle: 'Nouvelle demande d’audit',
     brevoList: { setting: 'auditListId', variable: 'BREVO_AUDIT_LIST_ID', required: false },
   }),

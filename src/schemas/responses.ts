@@ -33,6 +33,20 @@ export const SuccessResponseSchema = Type.Object(
         },
       ),
     ),
+    reference: Type.Optional(
+      Type.String({
+        description:
+          'Ajout au contrat : la référence de la demande enregistrée, à citer à l’agence (la même pour une demande renvoyée à l’identique). Elle figure aussi dans l’e-mail de confirmation.',
+        examples: ['019ac5e2-3f10-7a1b-9c2d-4e5f6a7b8c9d'],
+      }),
+    ),
+    answerBy: Type.Optional(
+      Type.String({
+        description:
+          'Ajout au contrat, contact et audit : la date et l’heure (ISO 8601, UTC) auxquelles l’agence aura répondu au plus tard, 24 heures ouvrées après la demande (jours ouvrés, jours fériés français exceptés, heures d’ouverture de l’agence, heure de Paris). À dire à la personne en heure de Paris, par exemple « lundi 30 novembre à 12 h ».',
+        examples: ['2026-11-30T11:00:00.000Z'],
+      }),
+    ),
   },
   { additionalProperties: false, description: 'Demande enregistrée.' },
 );

@@ -134,7 +134,13 @@ function describeInvalid(error: ErrorObject, context: ValidationContext): Proble
   const placeholder = (what: string) => (body: Record<string, unknown>) =>
     setAt(body, path, toComplete(what, sent));
   const invalid = (problem: string, hint: string, apply?: Problem['apply']) =>
-    invalidProblem(field, problem, hint, `${field} : ${hint.charAt(0).toLowerCase()}${hint.slice(1).replace(/\.$/, '')}`, apply);
+    invalidProblem(
+      field,
+      problem,
+      hint,
+      `${field} : ${hint.charAt(0).toLowerCase()}${hint.slice(1).replace(/\.$/, '')}`,
+      apply,
+    );
   const times = context.repeatedFields.get(field);
   if (times !== undefined) {
     // The joined value ("a@x.fr,b@x.fr") is not what the caller meant to send.
@@ -363,7 +369,11 @@ function problemsOf(errors: ErrorObject[], context: ValidationContext): Problem[
         },
       };
     });
-  const seen = new Set([...movedKeys, ...spelled.map((p) => p.field), ...missing.map((p) => p.field)]);
+  const seen = new Set([
+    ...movedKeys,
+    ...spelled.map((p) => p.field),
+    ...missing.map((p) => p.field),
+  ]);
   const invalid: Problem[] = [];
   for (const error of errors) {
     if (error.keyword === 'if' || isMissing(error)) continue;
@@ -420,8 +430,7 @@ export function validationToApiError(errors: ErrorObject[], context: ValidationC
     message,
     hint: `${hint} ${SCHEMA_HINT[medium]}`,
   }));
-  const corrected =
-    medium === 'form' || !complete ? undefined : correctedBody(problems, context);
+  const corrected = medium === 'form' || !complete ? undefined : correctedBody(problems, context);
   const what = medium === 'tool' ? 'Les arguments corrigés' : 'Le corps corrigé';
   const fill = JSON.stringify(corrected ?? {}).includes(TO_COMPLETE)
     ? ` Remplacez d’abord chaque valeur qui commence par ${TO_COMPLETE} par ce que la personne a dit.`

@@ -106,7 +106,10 @@ describe('leadgate leads release (docs/operations.md)', { timeout: 300_000 }, ()
       const run = await leadgate(['leads', 'release', target]);
       expect(run).toEqual({ code: 1, stdout: '', stderr: line });
     }
-    expect(await destinationsOf(audit!.lead.id)).toEqual(['agency-notification pending']);
+    expect(await destinationsOf(audit!.lead.id)).toEqual([
+      'agency-notification pending',
+      'confirmation-email pending',
+    ]);
   });
 
   it('refuses a subscription older than its confirmation link (7 days, docs/consent.md)', async () => {

@@ -65,9 +65,11 @@ const subscriber = (email: string) => ({ email, firstName: 'Léa', source: 'site
 
 /** What a caller can observe of an answer, apart from what differs on every answer. */
 function observable(answer: Awaited<ReturnType<typeof post>>) {
-  const { date, 'x-request-id': id, ...headers } = answer.headers;
-  void [date, id];
-  return { status: answer.statusCode, headers, body: answer.body };
+  const { date, 'x-request-id': id, 'content-length': length, ...headers } = answer.headers;
+  void [date, id, length];
+  // Each lead has its own reference (docs/api-decisions.md): a caught one's looks the same.
+  const body = answer.body.replace(/"reference":"[0-9a-f-]{36}"/, '"reference":"…"');
+  return { status: answer.statusCode, headers, body };
 }
 
 function outboxFiles(app: TestApp): string[] {
@@ -256,7 +258,7 @@ describe('agents’ JSON requests have no trap (spec unchanged)', () => {
       payload: validContact,
     });
     expect(accepted.statusCode).toBe(200);
-    expect(accepted.json()).toEqual({ success: true });
+    expect(accepted.json()).toMatchObject({ success: true });
     expect(await statusOf(app, validContact.EMAIL)).toEqual(['delivered']);
     const strict = await app.app.inject({
       method: 'POST',

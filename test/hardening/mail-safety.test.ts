@@ -106,9 +106,8 @@ describe('e-mail safety (docs/reliability.md)', () => {
       PRENOM: 'Gagnez sur spam.example',
       NOM: 'Promo 4999 €',
       JOB_TITLE: 'Écrivez à promo@spam.example',
-      SERVICE: 'www promo',
+      SERVICE: 'www promo <a href="https://spam.example">ici</a>',
       DEMANDE: 'Achetez sur https://spam.example',
-      TYPE_BESOIN: 'Attirer <a href="https://spam.example">ici</a>',
       SMS: '0612345678',
     };
     await testApp.app.inject({ method: 'POST', url: '/api/contact', payload: typed });

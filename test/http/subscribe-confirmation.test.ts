@@ -42,7 +42,7 @@ const ADDRESS = 'pending@example.fr';
 describe('confirmation for a new, a pending and a confirmed address (double opt-in)', () => {
   it('new: sent, one link; pending again within the cap: already_sent, no second e-mail, the notification says it is a repeat', async () => {
     t = await buildTestApp();
-    expect(await subscribe({ email: ADDRESS, firstName: 'Léa' })).toEqual({
+    expect(await subscribe({ email: ADDRESS, firstName: 'Léa' })).toMatchObject({
       success: true,
       existing: false,
       confirmation: 'sent',
@@ -51,13 +51,15 @@ describe('confirmation for a new, a pending and a confirmed address (double opt-
 
     // The same body again is the same lead (docs/reliability.md): no e-mail leaves for it, so the
     // answer says the link already went; another body within 24 hours is told the same.
-    expect(await subscribe({ email: ADDRESS, firstName: 'Léa' })).toEqual({
+    expect(await subscribe({ email: ADDRESS, firstName: 'Léa' })).toMatchObject({
       success: true,
       existing: true,
       confirmation: 'already_sent',
     });
     expect(await confirmLinks()).toHaveLength(1);
-    expect(await subscribe({ email: ADDRESS, firstName: 'Léa', source: 'assistant' })).toEqual({
+    expect(
+      await subscribe({ email: ADDRESS, firstName: 'Léa', source: 'assistant' }),
+    ).toMatchObject({
       success: true,
       existing: true,
       confirmation: 'already_sent',
@@ -75,7 +77,7 @@ describe('confirmation for a new, a pending and a confirmed address (double opt-
     await subscribe({ email: ADDRESS, firstName: 'Léa' });
     // The first link went 25 hours ago (docs/reliability.md: one confirmation per address and 24 h).
     await rewindConfirmationSends(t.config, 25 * 60 * 60 * 1000);
-    expect(await subscribe({ email: ADDRESS, firstName: 'Léa', source: 'relance' })).toEqual({
+    expect(await subscribe({ email: ADDRESS, firstName: 'Léa', source: 'relance' })).toMatchObject({
       success: true,
       existing: true,
       confirmation: 'sent',
@@ -94,7 +96,7 @@ describe('confirmation for a new, a pending and a confirmed address (double opt-
     const [link] = await confirmLinks();
     expect((await t.app.inject({ method: 'POST', url: link! })).statusCode).toBe(200);
     await rewindConfirmationSends(t.config, 25 * 60 * 60 * 1000);
-    expect(await subscribe({ email: ADDRESS, firstName: 'Léa', source: 'encore' })).toEqual({
+    expect(await subscribe({ email: ADDRESS, firstName: 'Léa', source: 'encore' })).toMatchObject({
       success: true,
       existing: true,
       confirmation: 'not_needed',
@@ -104,7 +106,7 @@ describe('confirmation for a new, a pending and a confirmed address (double opt-
 
   it('without double opt-in (NEWSLETTER_DOUBLE_OPT_IN=false): not_needed, no link', async () => {
     t = await buildTestApp({ env: { NEWSLETTER_DOUBLE_OPT_IN: 'false' } });
-    expect(await subscribe({ email: ADDRESS, firstName: 'Léa' })).toEqual({
+    expect(await subscribe({ email: ADDRESS, firstName: 'Léa' })).toMatchObject({
       success: true,
       existing: false,
       confirmation: 'not_needed',

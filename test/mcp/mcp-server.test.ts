@@ -95,7 +95,7 @@ describe('valid calls go through the REST intake', () => {
       EMAIL: 'mcp-contact@example.fr',
     });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual({ success: true });
+    expect(result.structuredContent).toMatchObject({ success: true });
     const [entry] = await journaled('mcp-contact@example.fr');
     expect(entry!.status).toBe('delivered');
     expect(entry!.lead.kind).toBe('contact');
@@ -104,18 +104,18 @@ describe('valid calls go through the REST intake', () => {
       ...DIAGNOSTIC_EXAMPLE,
       EMAIL: 'mcp-short@example.fr',
     });
-    expect(short.structuredContent).toEqual({ success: true });
+    expect(short.structuredContent).toMatchObject({ success: true });
   });
 
   it('subscribe_newsletter twice: existing false, then true (spec 4.2)', async () => {
     const args = { email: 'mcp-lettre@example.fr', firstName: 'Léa' };
-    expect((await call('subscribe_newsletter', args)).structuredContent).toEqual({
+    expect((await call('subscribe_newsletter', args)).structuredContent).toMatchObject({
       success: true,
       existing: false,
       confirmation: 'sent',
     });
     // The same arguments again are the same lead: nothing more leaves (docs/consent.md).
-    expect((await call('subscribe_newsletter', args)).structuredContent).toEqual({
+    expect((await call('subscribe_newsletter', args)).structuredContent).toMatchObject({
       success: true,
       existing: true,
       confirmation: 'already_sent',
@@ -123,7 +123,7 @@ describe('valid calls go through the REST intake', () => {
     // Another request for the same pending address within 24 hours: the link already went.
     expect(
       (await call('subscribe_newsletter', { ...args, source: 'assistant' })).structuredContent,
-    ).toEqual({ success: true, existing: true, confirmation: 'already_sent' });
+    ).toMatchObject({ success: true, existing: true, confirmation: 'already_sent' });
     // The same body again within 24 h is the same lead, as over REST (docs/delivery.md).
     expect(await journaled('mcp-lettre@example.fr')).toHaveLength(2);
   });
@@ -140,7 +140,7 @@ describe('valid calls go through the REST intake', () => {
       email: 'mcp-audit@example.fr',
       formData,
     });
-    expect(result.structuredContent).toEqual({ success: true, existing: false });
+    expect(result.structuredContent).toMatchObject({ success: true, existing: false });
     const [entry] = await journaled('mcp-audit@example.fr');
     expect(entry!.lead.kind === 'audit' && entry!.lead.data.formData).toEqual(
       AUDIT_EXAMPLE.formData,

@@ -65,7 +65,8 @@ describe.skipIf(!brevoSwaggerPresent())(
         name: 'audit with questionnaire',
         path: '/api/audit',
         payload: { ...validAudit, phone: '+33 6 12 34 56 78' },
-        calls: ['/contacts', '/smtp/email'],
+        // The person's confirmation and the agency's notification (docs/emails.md).
+        calls: ['/contacts', '/smtp/email', '/smtp/email'],
       },
     ];
 

@@ -83,7 +83,8 @@ describe('the outbox writes real RFC 5322 messages under DATA_DIR/outbox (README
       ['Piliers concernés', contact.TYPE_BESOIN],
       ['Service souhaité', contact.SERVICE],
       ['Projet', contact.DEMANDE],
-      ['Téléphone', '+33 612345678'],
+      // docs/api-decisions.md, "Phone numbers": as read in France.
+      ['Téléphone', '06 12 34 56 78'],
     ]) {
       expect(notification.text).toContain(`${label} : ${value}`);
     }

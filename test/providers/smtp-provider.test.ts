@@ -40,7 +40,7 @@ describe('MAIL_PROVIDER=smtp sends the same e-mails to a real SMTP server (READM
     const t = await appSendingTo(smtp.url);
     const response = await postJson(t.app, '/api/contact', validContact);
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toEqual({ success: true });
+    expect(response.json()).toMatchObject({ success: true });
 
     expect(smtp.received.map((mail) => mail.envelopeTo)).toEqual([[validContact.EMAIL], [AGENCY]]);
     const [confirmation, notification] = smtp.received.map((mail) => mail.email);
@@ -69,7 +69,8 @@ describe('MAIL_PROVIDER=smtp sends the same e-mails to a real SMTP server (READM
     const t = await appSendingTo(smtp.url);
     journal.store = t.store;
     expect((await postJson(t.app, '/api/audit', validAudit)).statusCode).toBe(200);
-    expect(smtp.received).toHaveLength(1);
+    // The person's confirmation and the agency's notification (docs/emails.md).
+    expect(smtp.received).toHaveLength(2);
     expect(smtp.received[0]!.observed).toBe('pending');
     expect((await t.store.list())[0]?.status).toBe('delivered');
   });
@@ -94,6 +95,7 @@ describe('MAIL_PROVIDER=smtp sends the same e-mails to a real SMTP server (READM
       [subscriber],
       [AGENCY],
       [AGENCY],
+      [validAudit.email],
       [AGENCY],
     ]);
     const optIn = smtp.received[0]!.email;
@@ -103,7 +105,7 @@ describe('MAIL_PROVIDER=smtp sends the same e-mails to a real SMTP server (READM
       /^<http:\/\/.+\/newsletter\/desinscription\?jeton=.+>$/,
     );
     expect(headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
-    expect(smtp.received[3]!.email.text).toContain('Une trentaine');
+    expect(smtp.received[4]!.email.text).toContain('Une trentaine');
   });
 });
 

@@ -15,6 +15,12 @@ import {
   type ConfirmationStanding,
 } from '../newsletter/subscription-answer.ts';
 import type { SpamReason } from '../lead/spam-reason.ts';
+import { promisedAnswerAt } from '../team/answer-promise.ts';
+import {
+  DEFAULT_BUSINESS_HOURS,
+  parseBusinessHours,
+  type BusinessHours,
+} from '../team/business-hours.ts';
 
 /** A key, or the same body sent again, answers the same request the same way for 24 hours. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -33,6 +39,10 @@ export interface IntakeOutcome {
   confirmation?: ConfirmationStanding;
   /** What was kept as sent but deserves a look (audit-answers.ts); never a refusal. */
   warnings?: AnswerWarning[];
+  /** The lead's id, a reference the person or their assistant can quote (docs/api-decisions.md). */
+  reference: string;
+  /** When the team answers at the latest, for a kind that promises an answer (answer-promise.ts). */
+  answerBy?: Date;
 }
 
 /** What the caller knows of a request beyond its fields. */
@@ -57,6 +67,8 @@ export interface IntakeDependencies {
   confirmationCap?: ConfirmationCap;
   dispatcher: Pick<Dispatcher, 'destinations' | 'wake' | 'deliverLead'>;
   mode: DeliveryMode;
+  /** BUSINESS_HOURS, for the answer's promised time (09:00–18:00 when absent). */
+  businessHours?: BusinessHours;
   now?: () => Date;
   newId?: () => string;
 }
@@ -73,6 +85,7 @@ export function createIntake({
   confirmationCap,
   dispatcher,
   mode,
+  businessHours = parseBusinessHours(DEFAULT_BUSINESS_HOURS),
   now = () => new Date(),
   newId = newLeadId,
 }: IntakeDependencies) {
@@ -120,8 +133,12 @@ export function createIntake({
           confirmationCap,
         );
         const warnings = answerWarnings(received);
+        // A repeat is promised from its own arrival: never sooner than the first was.
+        const answerBy = promisedAnswerAt(request.kind, at, businessHours);
         return {
           existing: acceptance.existing,
+          reference: acceptance.leadId,
+          ...(answerBy && { answerBy }),
           ...(confirmation && { confirmation }),
           ...(warnings.length > 0 && { warnings }),
         };

@@ -12,10 +12,23 @@ import type { InboxEntry } from './lead-work.ts';
 export const ANSWERED_KINDS: readonly LeadKind[] = ['contact', 'audit'];
 export const PROMISED_HOURS = 24;
 
+/**
+ * When a request of this kind received then is answered at the latest (undefined for a kind that
+ * asks nothing): what the confirmation e-mail and the API's answer promise the person, in Paris
+ * business hours and French public holidays (business-hours.ts).
+ */
+export function promisedAnswerAt(
+  kind: LeadKind,
+  receivedAt: Date,
+  hours: BusinessHours,
+): Date | undefined {
+  return ANSWERED_KINDS.includes(kind)
+    ? addBusinessHours(receivedAt, PROMISED_HOURS, hours)
+    : undefined;
+}
+
 /** The answer's due time, for a lead that promised one and is still « nouveau ». */
 export function answerDueAt(entry: InboxEntry, hours: BusinessHours): Date | undefined {
-  if (entry.work.status !== 'nouveau' || !ANSWERED_KINDS.includes(entry.lead.kind)) {
-    return undefined;
-  }
-  return addBusinessHours(entry.lead.receivedAt, PROMISED_HOURS, hours);
+  if (entry.work.status !== 'nouveau') return undefined;
+  return promisedAnswerAt(entry.lead.kind, entry.lead.receivedAt, hours);
 }

@@ -66,16 +66,21 @@ export function registerLeadRoutes(
   }
 }
 
-/** Spec 2.4: `existing` where the endpoint answers it; then the optional facts the intake found. */
+/**
+ * Spec 2.4: `existing` where the endpoint answers it; then the additions of docs/api-decisions.md:
+ * the optional facts the intake found, the lead's reference and the answer's promised time.
+ */
 export function successBody(
   endpoint: LeadKindDescriptor,
-  { existing, confirmation, warnings }: IntakeOutcome,
+  { existing, confirmation, warnings, reference, answerBy }: IntakeOutcome,
 ): SuccessResponse {
   return {
     success: true,
     ...(endpoint.answersExisting && { existing }),
     ...(confirmation && { confirmation }),
     ...(warnings?.length && { warnings }),
+    reference,
+    ...(answerBy && { answerBy: answerBy.toISOString() }),
   };
 }
 
