@@ -1,6 +1,7 @@
 import type { Page } from '../pages.ts';
 import { AGENCY, postalAddressLine } from '../agency.ts';
 import { PRIMARY_CTA, type NavLink } from '../site-info.ts';
+import { PRIVACY_PAGE_PATH } from '../../src/schemas/privacy-request.ts';
 import { escapeHtml } from './html.ts';
 import { ownFormCta } from './forms.ts';
 import { illustrationOf, type Illustrations } from './illustrations.ts';
@@ -92,14 +93,22 @@ ${groups}
 }
 
 /**
+ * A page where nothing is sold (docs/consent.md): the answers to a signed link and the pages about
+ * one's data (/vos-donnees and what follows it). The person came to confirm, unsubscribe or have
+ * their data erased: no call to the free diagnostic, no « Pourquoi nous faire confiance ».
+ */
+export function isQuietPage(page: Page): boolean {
+  return page.unlisted === true || page.path.startsWith(PRIVACY_PAGE_PATH);
+}
+
+/**
  * The call to action under the title: a page with its own form leads down to it (the form is the
- * page's action, docs/site.md, "Forms within reach"); the answer to a signed link, none: the person
- * came to confirm, unsubscribe or have their data erased, not to be sold to (docs/consent.md); any
- * other page to the free diagnostic.
+ * page's action, docs/site.md, "Forms within reach"); a quiet page, none; any other page to the
+ * free diagnostic.
  */
 export function callToAction(page: Page): CallToAction | undefined {
   if (page.form) return ownFormCta(page.form);
-  if (page.unlisted) return undefined;
+  if (isQuietPage(page)) return undefined;
   return page.path === PRIMARY_CTA.path ? undefined : PRIMARY_CTA;
 }
 
@@ -147,7 +156,7 @@ ${hero(page, callToAction(page), illustrationOf(context.illustrations, page.path
 ${content}
 ${proofSections(page, context.proof)}
 </article>
-${proofAside(page, context.proof)}
+${isQuietPage(page) ? '' : proofAside(page, context.proof)}
 </main>
 ${footer(context)}
 </body>

@@ -16,3 +16,23 @@ export function frenchList(items: readonly string[]): string {
     ? (items[0] ?? '')
     : `${items.slice(0, -1).join(', ')} et ${items[items.length - 1]}`;
 }
+
+/** Words that take the elided form before a vowel or a mute h (« de effacer » → « d’effacer »). */
+const ELIDING = new Set(['de', 'le', 'la', 'que', 'je', 'me', 'te', 'se', 'ne', 'ce']);
+
+/** A word starting with a vowel sound: a vowel, or an h that French elides before (« habitude »). */
+const VOWEL_START = /^(?:[aeiouyàâäéèêëîïôöûüœæ]|h(?!a(?:che|ut|ie|rd)|ibou|ors|uit|éro))/i;
+
+/** « de » + « effacer » → « d’effacer », « de » + « vous » → « de vous »: French elision. */
+export function elided(word: string, next: string): string {
+  return ELIDING.has(word.toLowerCase()) && VOWEL_START.test(next)
+    ? `${word.slice(0, -1)}’${next}`
+    : `${word} ${next}`;
+}
+
+/**
+ * Where French text misses an elision: « de effacer », « le adresse », « que il »; site/ and e-mail
+ * texts are checked with it (test/quality/french-elision.test.ts).
+ */
+export const MISSED_ELISION =
+  /(?<![\p{L}'’-])(?:de|le|la|que|je|me|te|se|ne|ce|jusque|lorsque|puisque) (?:[aeiouyàâéèêîôûœ]|h(?:abit|eur|ist|omm|onn|ôt|umain))\p{L}*/giu;

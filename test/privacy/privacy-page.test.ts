@@ -94,6 +94,31 @@ describe('/vos-donnees', () => {
     expect(shown.body).toContain('<header class="site-header">');
     expect(shown.body).toMatch(/Confirmez l’effacement de vos données/);
     expect(shown.body).toContain(`action="${link!.replaceAll('&', '&amp;')}"`);
+
+    // docs/consent.md: nothing is sold on the pages about one's data.
+    const done = await t.app.inject({ method: 'POST', url: link! });
+    expect(done.body).toMatch(/Vos données sont effacées/);
+    for (const page of [thanks.body, shown.body, done.body]) {
+      expect(page).not.toContain('Demander mon diagnostic gratuit');
+      expect(page).not.toContain('Pourquoi nous faire confiance');
+    }
+  });
+
+  it('the link e-mail is in the agency’s layout: its name in the band, the button before the signature', async () => {
+    t = await buildTestApp({ siteDir: site.dir });
+    await postJson(t.app, '/api/privacy', { kind: 'erasure', email: PERSON });
+    const directory = join(t.dataDir, 'outbox');
+    const [name] = readdirSync(directory).filter((file) => file.endsWith('-privacy-link.eml'));
+    const mail = await PostalMime.parse(readFileSync(join(directory, name!)));
+    const agency = mail.from?.name ?? '';
+    expect(agency).not.toBe('');
+    const html = mail.html!;
+    const button = html.indexOf('Confirmer ma demande');
+    const signed = html.indexOf('À très vite');
+    expect(button).toBeGreaterThan(0);
+    expect(signed).toBeGreaterThan(button);
+    expect(mail.text).toContain('a demandé d’effacer tout ce que nous gardons');
+    expect(mail.text).not.toContain('L’équipe de l’agence');
   });
 
   it('without JavaScript: a refused post comes back as the page, the address kept and the field named', async () => {
