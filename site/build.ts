@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '../src/openapi/document.ts';
 import { questionnaireDocument, questionnairePath } from '../src/schemas/questionnaires.ts';
 import { MANIFEST_FILE, type SiteManifest } from '../src/schemas/site-manifest.ts';
-import { endpointCount } from '../src/schemas/lead-kinds.ts';
+import { endpointCount, LEAD_KINDS } from '../src/schemas/lead-kinds.ts';
+import { ANSWERED_KINDS } from '../src/domain/team/answer-promise.ts';
 import { IDENTITY } from './agency.ts';
 import { buildAssets } from './assets-pipeline.ts';
 import { identityAssets } from './proof-assets.ts';
@@ -212,10 +213,19 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const shown = cases.find((item) => item.path === page.path);
     const extra =
       page.path === CASES_INDEX && cases.length ? caseCards(cases, 2) : caseScreenshots(shown);
-    const content = `${body}\n${extra}\n${forms}\n${updatedLine(page.updated)}`;
+    // docs/emails.md, "The answer promised": the thank-you page of a kind that promises an answer
+    // has a slot the site's script fills with the time the API answered (?reponse=).
+    const promise = LEAD_KINDS.some(
+      (kind) => kind.thankYouPath === page.path && ANSWERED_KINDS.includes(kind.kind),
+    );
+    const slot = promise ? '<p class="answer-by" data-answer-by hidden></p>\n' : '';
+    const content = `${slot}${body}\n${extra}\n${forms}\n${updatedLine(page.updated)}`;
     const markdown = pageMarkdown({ ...page, body: markdownBody(page, cases) }, siteUrl);
     // The whole page, templates and forms included, reads in French typography (docs/site.md, "Design").
-    files.set(htmlFile(page.path), typeset(layout(context, page, content, forms !== '')));
+    files.set(
+      htmlFile(page.path),
+      typeset(layout(context, page, content, forms !== '' || promise)),
+    );
     files.set(markdownPath(page.path).slice(1), markdown);
     if (page.path !== '/404') {
       manifest.pages.push({

@@ -320,7 +320,10 @@
           return response.json().then(
             function (result) {
               if (response.ok && result && result.success) {
-                window.location.assign(form.getAttribute('data-thank-you') || DEFAULT_THANK_YOU);
+                var next = form.getAttribute('data-thank-you') || DEFAULT_THANK_YOU;
+                // docs/emails.md, "The answer promised": the page shows the time the API promised.
+                if (result.answerBy) next += '?reponse=' + encodeURIComponent(result.answerBy);
+                window.location.assign(next);
                 return true;
               }
               showError(form, (result && result.error) || { message: NETWORK_MESSAGE });
@@ -346,4 +349,39 @@
     prepare(form);
     enhance(form);
   });
+
+  /** « mercredi 2 décembre à 15 h », Paris time, as the confirmation e-mail writes it. */
+  function parisDayAndTime(when) {
+    var part = {};
+    new Intl.DateTimeFormat('fr-FR', {
+      timeZone: 'Europe/Paris',
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      hour: 'numeric',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(when)
+      .forEach(function (p) {
+        part[p.type] = p.value;
+      });
+    var minutes = part.minute === '00' ? '' : '\u00a0' + part.minute;
+    var day = part.day === '1' ? '1er' : part.day;
+    return (
+      part.weekday + ' ' + day + ' ' + part.month + ' à ' + Number(part.hour) + '\u00a0h' + minutes
+    );
+  }
+
+  // The thank-you page of a request that promises an answer: its slot shows the promised time.
+  var slot = document.querySelector('[data-answer-by]');
+  var promised = slot && new URLSearchParams(window.location.search).get('reponse');
+  var when = promised ? new Date(promised) : null;
+  if (when && !isNaN(when.getTime())) {
+    slot.textContent =
+      'Concrètement, nous vous répondrons au plus tard ' +
+      parisDayAndTime(when) +
+      ' (heure de Paris).';
+    slot.hidden = false;
+  }
 })();

@@ -59,8 +59,16 @@ function thankYouOf(action: string): string {
 }
 
 async function expectThankYou(page: Page, action: string) {
-  await page.waitForURL(chromium.served.origin + thankYouOf(action), { timeout: 10_000 });
+  // docs/emails.md, "The answer promised": with the promised time in ?reponse= where one is.
+  const landing = chromium.served.origin + thankYouOf(action);
+  await page.waitForURL((url) => `${url.origin}${url.pathname}` === landing, { timeout: 10_000 });
   await expect(page.locator('h1').textContent()).resolves.toMatch(/Merci|confirmez/);
+  // Sent by the site's script, a contact or an audit lands with the day and time promised.
+  if (new URL(page.url()).searchParams.has('reponse')) {
+    await expect(page.locator('[data-answer-by]').textContent()).resolves.toMatch(
+      /nous vous répondrons au plus tard \p{L}+ \d+/u,
+    );
+  }
 }
 
 describe.skipIf(!hasChromium())(
