@@ -6,15 +6,15 @@ const POSTGRES_SUITES = [
     (folder) => `test/${folder}/**/*.test.ts`,
   ),
   // docs/workspace.md: the workspace's sessions, throttling, audit trail and pages on both journals.
-  'test/workspace/workspace-security.test.ts',
-  'test/workspace/audit-retention.test.ts',
-  'test/workspace/people-desk.test.ts',
-  'test/workspace/two-nodes.test.ts',
+  'test/features/staff/workspace-security.test.ts',
+  'test/features/staff/audit-retention.test.ts',
+  'test/features/privacy/people-desk.test.ts',
+  'test/features/staff/two-nodes.test.ts',
   // The team's whole day in Chromium: search, statuses, « Relancer », release and export.
-  'test/workspace/workspace-browser.test.ts',
+  'test/features/inbox/workspace-browser.test.ts',
   // docs/workspace.md: the dashboard's figures and the team's daily summary on both journals.
-  'test/workspace/dashboard.test.ts',
-  'test/workspace/team-summary.test.ts',
+  'test/features/inbox/dashboard.test.ts',
+  'test/features/inbox/team-summary.test.ts',
 ];
 
 export default defineConfig({

@@ -72,7 +72,7 @@
   }
 
   /**
-   * "5000" → "5 000", as the server writes it (src/schemas/form-messages.ts). Not toLocaleString: its
+   * "5000" → "5 000", as the server writes it (src/kernel/schemas/form-messages.ts). Not toLocaleString: its
    * first call loads the browser's locale data, a task long enough on a phone to delay the page's
    * first interaction (docs/site.md, "Measured here").
    */
