@@ -2,9 +2,17 @@ import { defineConfig } from 'vitest/config';
 
 /** docs/quality.md: the suites that run a second time with the journal on PostgreSQL. */
 const POSTGRES_SUITES = [
-  ...['store', 'http', 'cli', 'hardening', 'providers', 'privacy'].map(
-    (folder) => `test/${folder}/**/*.test.ts`,
-  ),
+  ...[
+    'kernel/journal',
+    'kernel/http',
+    'features/intake',
+    'features/newsletter',
+    'cli',
+    'hardening',
+    'providers',
+  ].map((folder) => `test/${folder}/**/*.test.ts`),
+  'test/features/privacy/privacy-page.test.ts',
+  'test/features/privacy/privacy-requests.test.ts',
   // docs/workspace.md: the workspace's sessions, throttling, audit trail and pages on both journals.
   'test/features/staff/workspace-security.test.ts',
   'test/features/staff/audit-retention.test.ts',
