@@ -52,8 +52,9 @@ async function measure(count: number, compose: (message: MailMessage) => unknown
 }
 
 /**
- * One round: the same two messages composed by leadgate (src/kernel/mail/mime-message.ts) and by nodemailer
- * as the outbox used it before (a stream transport, CRLF line breaks, the whole message buffered).
+ * One round: the same two messages composed by leadgate (src/kernel/mail/mime-message.ts) and by
+ * nodemailer as the outbox used it before (a stream transport, CRLF line breaks, the whole message
+ * buffered).
  */
 export async function mailComposeRound(count: number): Promise<MailComposeRound> {
   const sender = parseMailbox(SETTINGS.from);

@@ -72,7 +72,10 @@ async function measure(
   return result;
 }
 
-/** leadgate signs the token of a page's forms as it serves it (src/features/intake/forms/live-form-page.ts); nginx cannot. */
+/**
+ * leadgate signs the token of a page's forms as it serves it
+ * (src/features/intake/forms/live-form-page.ts); nginx cannot.
+ */
 const FORM_TOKEN = new RegExp(`name="${FORM_TOKEN_FIELD}" value="[^"]*"`, 'g');
 
 /**

@@ -17,7 +17,8 @@ import { withWebhookDestinations } from './webhooks/webhook-destinations.ts';
  * the provider's, then one per WEBHOOK_URLS entry (docs/webhooks.md); alerts also go to
  * ALERT_WEBHOOK_URL (docs/delivery.md, « Alerts »). The journal also holds the key that signs the
  * newsletter's links in its e-mails (docs/consent.md). `identity` is the agency's, as the e-mails
- * speak it (src/features/site/mail-identity.ts builds it; src/mail cannot import site/).
+ * speak it (src/features/site/mail-identity.ts builds it; the kernel's mail cannot import a
+ * feature).
  */
 export function createProvider(
   config: Config,

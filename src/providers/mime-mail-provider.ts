@@ -27,8 +27,8 @@ export interface MimeMailOptions {
 }
 
 /**
- * Sends a lead's e-mails as RFC 5322 messages composed here (src/kernel/mail/mime-message.ts), each handed
- * over by `handOver`: to an SMTP server, or into the outbox's directory.
+ * Sends a lead's e-mails as RFC 5322 messages composed here (src/kernel/mail/mime-message.ts), each
+ * handed over by `handOver`: to an SMTP server, or into the outbox's directory.
  */
 export class MimeMailProvider implements Provider {
   readonly destinations: readonly Destination[];

@@ -101,7 +101,9 @@ function cycles(): string[][] {
   return found;
 }
 
-/** Upward and sideways imports; a feature may import another feature's index.ts, nothing else of it. */
+/**
+ * Upward and sideways imports; a feature may import another feature's index.ts, nothing else of it.
+ */
 function violations(imports: Map<string, string[]>): string[] {
   const found: string[] = [];
   for (const [file, targets] of imports) {

@@ -47,7 +47,9 @@ export interface DispatcherDependencies {
   /** The log repeats that an alert could not be sent at most this often, per cause. */
   alertLogRepeatMs?: number;
   log?: LeadLog;
-  /** How often the loop looks for leads without steps (src/features/delivery/unplanned-leads.ts). */
+  /**
+   * How often the loop looks for leads without steps (src/features/delivery/unplanned-leads.ts).
+   */
   planCheckMs?: number;
   now?: () => Date;
   random?: () => number;

@@ -5,8 +5,8 @@ import type { RateBudgets } from './rate-budget.ts';
 declare module '../../kernel/journal/store.ts' {
   interface Store {
     /**
-     * docs/delivery.md, « Alerts »: the delivery alerts open now, one per cause (the workspace's banner
-     * and dashboard read `open()`).
+     * docs/delivery.md, « Alerts »: the delivery alerts open now, one per cause (the workspace's
+     * banner and dashboard read `open()`).
      */
     readonly alerts: DeliveryAlerts;
     /** Provider rate budgets shared by every node on the database. */

@@ -1,7 +1,9 @@
 import type { AgencyAlert } from './alerts.ts';
 import type { Destination } from '../../kernel/lead/destination.ts';
 
-/** What the domain knows of an e-mail it asks a provider to send (src/kernel/mail/mail-message.ts). */
+/**
+ * What the domain knows of an e-mail it asks a provider to send (src/kernel/mail/mail-message.ts).
+ */
 export interface OutgoingMail {
   role: string;
   to: { address: string };
@@ -30,8 +32,8 @@ export interface Provider {
   forget?(address: string, leadIds: readonly string[], signal: AbortSignal): Promise<string>;
   /**
    * Sends one e-mail outside any lead's steps: a privacy request's link or answer (docs/consent.md,
-   * "Requests about one's data"). `message` is one of src/mail's messages; `ref` names it for good,
-   * as a lead does its own.
+   * "Requests about one's data"). `message` is one of the e-mails
+   * (src/kernel/mail/mail-message.ts); `ref` names it for good, as a lead does its own.
    */
   sendMail?(
     message: OutgoingMail,

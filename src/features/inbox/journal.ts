@@ -6,7 +6,9 @@ declare module '../../kernel/journal/store.ts' {
   interface Store {
     /** docs/workspace.md: the team's work on each lead, its inbox queries and search. */
     readonly work: LeadWork;
-    /** docs/workspace.md, « Le point du matin »: the team's daily summary, sent once a business day. */
+    /**
+     * docs/workspace.md, « Le point du matin »: the team's daily summary, sent once a business day.
+     */
     readonly teamSummaries: TeamSummaryJournal;
   }
 }

@@ -53,8 +53,8 @@ function answersOf(entry: JournalEntry): Record<string, string> {
 }
 
 /**
- * docs/operations.md: the `excel` flavour of src/features/inbox/lead-csv.ts, one column per field of the
- * spec and one per audit question.
+ * docs/operations.md: the `excel` flavour of src/features/inbox/lead-csv.ts, one column per field
+ * of the spec and one per audit question.
  */
 export function excelCsv(entries: JournalEntry[]): string {
   const fields = specFields();

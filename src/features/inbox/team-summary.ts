@@ -21,7 +21,9 @@ export interface SummaryRun {
   attempts: number;
 }
 
-/** The summaries' side of the journal, on both dialects (src/features/inbox/sql-team-summaries.ts). */
+/**
+ * The summaries' side of the journal, on both dialects (src/features/inbox/sql-team-summaries.ts).
+ */
 export interface TeamSummaryJournal {
   /** Plans the day's summary, due at `dueAt`; a day already planned (by any node) is left alone. */
   plan(day: string, dueAt: Date): Promise<void>;

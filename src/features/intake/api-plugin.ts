@@ -26,7 +26,7 @@ export interface ApiOptions {
   formPages?: FormPages;
   kinds?: readonly LeadKindDescriptor[];
   /**
-   * Routes of a feature room above this layer (src/privacy/), declared inside the plugin so they get
+   * Routes of another feature (src/features/privacy/), declared inside the plugin so they get
    * its parsers, rate limit, error mapping and not-found answer (docs/architecture.md).
    */
   routes?: readonly ((api: FastifyInstance) => void)[];

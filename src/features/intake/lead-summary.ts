@@ -8,7 +8,9 @@ import type { FieldRow } from '../../kernel/mail/mail-blocks.ts';
 /** An answer the questionnaire has no question for: kept (spec 2.3), but the agency is told. */
 export const OFF_QUESTIONNAIRE = 'question hors questionnaire';
 
-/** The consent proof is shown as such, not as a field (src/features/intake/notification-email.ts). */
+/**
+ * The consent proof is shown as such, not as a field (src/features/intake/notification-email.ts).
+ */
 const NOT_A_FIELD = 'consent';
 
 /**

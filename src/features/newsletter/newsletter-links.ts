@@ -28,7 +28,9 @@ export interface NewsletterLinks {
   leadOf(purpose: LinkPurpose, token: string): Promise<string | undefined>;
 }
 
-/** `key`: the database's signing secret, the same on every node (src/kernel/journal/sql-secrets.ts). */
+/**
+ * `key`: the database's signing secret, the same on every node (src/kernel/journal/sql-secrets.ts).
+ */
 export function createNewsletterLinks(
   siteUrl: string,
   key: () => Promise<string>,

@@ -30,8 +30,8 @@ export interface ForgetResult {
 
 /**
  * The rights of access and erasure (docs/consent.md). Addresses are compared as normalizeEmail()
- * writes them. Any table with a `lead_id` column belongs to a lead, any with an `email` column to an
- * address: a table added later is covered without changing this code.
+ * writes them. Any table with a `lead_id` column belongs to a lead, any with an `email` column to
+ * an address: a table added later is covered without changing this code.
  */
 export interface People {
   /** The salted hash (HMAC-SHA256 with a key kept in the database) naming the address. */

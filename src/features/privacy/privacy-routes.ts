@@ -55,7 +55,10 @@ export function privacyApiRoutes(privacy: Privacy) {
   };
 }
 
-/** The built answers to a privacy link (src/features/site/link-pages.ts), or bare ones without a site. */
+/**
+ * The built answers to a privacy link (src/features/site/link-pages.ts), or bare ones without a
+ * site.
+ */
 export function privacyPageHtml(siteDir: string | undefined) {
   const built = siteDir ? readManifest(siteDir).privacyPages : undefined;
   return linkPageHtml(siteDir, built, PRIVACY_PAGES);

@@ -2,9 +2,10 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { SECTORS, type Sector } from '../../kernel/schemas/sectors.ts';
 
 /**
- * The shape of site/agency.yaml (docs/site.md, "L'identité de l'agence"): the types of src/features/site/agency.ts
- * come from it and the loader validates the file with it. `message` is the French sentence shown
- * when a value breaks the rule (src/features/site/agency-errors.ts), after the line and the field's name.
+ * The shape of site/agency.yaml (docs/site.md, "L'identité de l'agence"): the types of
+ * src/features/site/agency.ts come from it and the loader validates the file with it. `message` is
+ * the French sentence shown when a value breaks the rule (src/features/site/agency-errors.ts),
+ * after the line and the field's name.
  */
 const text = (message = 'doit être un texte non vide') =>
   Type.String({ minLength: 1, pattern: '\\S', message });
@@ -90,7 +91,8 @@ export const PriceRangeSchema = Type.Object(
     includes: text(),
     /**
      * The pages that state this price (docs/site.md, "Tarifs"): these service pages, and the sector
-     * pages whose audit it is (every sector's audit has exactly one price, src/features/site/agency.ts).
+     * pages whose audit it is (every sector's audit has exactly one price,
+     * src/features/site/agency.ts).
      */
     services: Type.Optional(Type.Array(servicePage)),
     sectors: Type.Optional(sectorList),
@@ -106,7 +108,10 @@ export const AgencySchema = Type.Object(
     summary: text(),
     /** The logo, a file of images/: SVG, or PNG at least 64 px high. */
     logo: imageFile('svg|png', 'doit être le nom d’un fichier SVG ou PNG du dossier images/'),
-    /** Buttons, links, borders: checked against white text (WCAG AA, src/features/site/agency-colors.ts). */
+    /**
+     * Buttons, links, borders: checked against white text (WCAG AA,
+     * src/features/site/agency-colors.ts).
+     */
     brandColor: Type.String({
       pattern: '^#[0-9a-fA-F]{6}$',
       message: "doit être une couleur écrite #rrggbb, entre apostrophes (ex. « '#1d4ed8' »)",
@@ -161,7 +166,9 @@ export const AgencySchema = Type.Object(
         senderName: text(),
         /** The closing lines of every e-mail a person receives. */
         signature: text(),
-        /** The words of the e-mails (docs/emails.md): src/kernel/mail/mail-identity.ts, MailTexts. */
+        /**
+         * The words of the e-mails (docs/emails.md): src/kernel/mail/mail-identity.ts, MailTexts.
+         */
         greeting: Type.Object(
           {
             named: Type.String({

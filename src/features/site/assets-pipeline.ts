@@ -6,7 +6,10 @@ import { brandShades } from './agency-colors.ts';
 export interface BuiltAssets {
   stylesheet: string;
   script: string;
-  /** Picture markup by name (the file name without `.svg`): src/features/site/templates/illustrations.ts. */
+  /**
+   * Picture markup by name (the file name without `.svg`):
+   * src/features/site/templates/illustrations.ts.
+   */
   illustrations: Map<string, string>;
   files: Map<string, string>;
 }

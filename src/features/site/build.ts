@@ -91,7 +91,10 @@ function serviceTitles(pages: Page[]): Map<string, string> {
 /** The « Réalisations » index: the case studies below its text. */
 const CASES_INDEX = '/realisations';
 
-/** /developers = its Markdown content (if written), then the API reference generated from src/schemas. */
+/**
+ * /developers = its Markdown content (if written), then the API reference generated from
+ * src/kernel/schemas.
+ */
 function withGeneratedParts(content: Page[], siteUrl: string, privacy: PrivacySettings): Page[] {
   const pages = content.some((page) => page.path === '/developers')
     ? content
@@ -118,7 +121,10 @@ function withGeneratedParts(content: Page[], siteUrl: string, privacy: PrivacySe
   });
 }
 
-/** Each page with the prices it states (src/features/site/prices.ts), once every service page has its price. */
+/**
+ * Each page with the prices it states (src/features/site/prices.ts), once every service page has
+ * its price.
+ */
 function withPriceSections(pages: Page[]): Page[] {
   checkServicePrices(pages);
   const pricesPage = pages.some((page) => page.path === PRICES_PATH);

@@ -177,8 +177,8 @@ function errorTable(): string {
 }
 
 /**
- * The reference part of /developers, generated from src/schemas and the error table, the same
- * sources as /openapi.json, so the human page cannot drift from the contract (docs/site.md).
+ * The reference part of /developers, generated from src/kernel/schemas and the error table, the
+ * same sources as /openapi.json, so the human page cannot drift from the contract (docs/site.md).
  */
 /** The same actions for MCP clients (docs/agents.md). */
 function mcpSection(siteUrl: string, kinds: readonly LeadKindDescriptor[]): string {

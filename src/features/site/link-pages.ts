@@ -59,7 +59,8 @@ function linkPageFiles<S extends string>(
     const body = renderMarkdown(content.body, page.source);
     const button = content.button ? `\n${buttonForm(content.button)}` : '';
     const form = content.privacyForm ? `\n${privacyForm(content.privacyForm)}` : '';
-    // The whole page, as every page of the site (src/features/site/build.ts): the layout's texts too.
+    // The whole page, as every page of the site (src/features/site/build.ts): the layout's texts
+    // too.
     const html = typeset(layout(context, page, `${body}${button}${form}`, form !== ''));
     return [state, { file: `${folder}/${state}.html`, html }] as const;
   });

@@ -3,9 +3,10 @@ import { AGENCY, postalAddressLine, type Agency } from './agency.ts';
 import { typesetText } from './typeset.ts';
 
 /**
- * The agency's identity as the e-mails need it (src/kernel/mail/mail-identity.ts), its texts typeset as
- * the site's pages are (typographic apostrophe, no-break spaces). The composition root
- * (src/server.ts, the CLI) passes it down: src/mail sits below site/ and never imports it.
+ * The agency's identity as the e-mails need it (src/kernel/mail/mail-identity.ts), its texts
+ * typeset as the site's pages are (typographic apostrophe, no-break spaces). The composition root
+ * (src/server.ts, the CLI) passes it down: src/kernel/mail sits below the features and never
+ * imports one.
  */
 export function mailIdentity(agency: Agency = AGENCY): MailIdentity {
   const { senderName, signature, ...texts } = agency.mail;

@@ -66,7 +66,8 @@ export function withPrices(page: Page, pricesPage: boolean): Page {
 
 /**
  * Every service page has its price and every price's service page exists: checked at build, when
- * the pages are known (each sector's audit price is checked with the file, src/features/site/agency.ts).
+ * the pages are known (each sector's audit price is checked with the file,
+ * src/features/site/agency.ts).
  */
 export function checkServicePrices(
   pages: readonly Page[],

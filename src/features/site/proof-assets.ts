@@ -15,9 +15,9 @@ export type IdentityAssets = Pick<LayoutContext, 'logo' | 'favicon' | 'themeColo
 };
 
 /**
- * The pictures of the identity file and of the case studies, resized (src/features/site/images-pipeline.ts),
- * and what the layout shows with them. A screenshot named in a case study and missing from the
- * folder stops the build with the file's name.
+ * The pictures of the identity file and of the case studies, resized
+ * (src/features/site/images-pipeline.ts), and what the layout shows with them. A screenshot named
+ * in a case study and missing from the folder stops the build with the file's name.
  */
 export async function identityAssets(
   identity: LoadedIdentity,

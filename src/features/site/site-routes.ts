@@ -47,7 +47,10 @@ export interface SiteFiles {
 }
 
 export interface SiteHandlers {
-  /** The site's files, for the page fast path (src/features/site/page-fast-path.ts): always the current build. */
+  /**
+   * The site's files, for the page fast path (src/features/site/page-fast-path.ts): always the
+   * current build.
+   */
   files: SiteFiles;
   /**
    * The 404 page (HTML, or its Markdown when asked for) for a path that is not under /api/; a page a
@@ -129,7 +132,8 @@ function loadTable(
  * file and its headers are loaded once per build, and a request only picks a representation. GET
  * and HEAD. The same table answers through Fastify and through the page fast path; `reload()`
  * swaps in the next build whole, so a request sees one build or the other, never a mix. With
- * `botTrap`, a page with a form gets a signed time in its token input (src/features/intake/forms/live-form-page.ts).
+ * `botTrap`, a page with a form gets a signed time in its token input
+ * (src/features/intake/forms/live-form-page.ts).
  */
 export function registerSite(
   app: FastifyInstance,

@@ -2,9 +2,9 @@ const NBSP = '\u00a0';
 
 /**
  * French typography on the text a person reads: the typographic apostrophe, a no-break space
- * before ; : ! ? » and after « (the spacing src/kernel/schemas/questionnaires.ts writes by hand), and
- * none between a number and its unit ("24 heures", "5 000 €"). `&#39;` is how our escaping writes
- * an apostrophe.
+ * before ; : ! ? » and after « (the spacing src/kernel/schemas/questionnaires.ts writes by hand),
+ * and none between a number and its unit ("24 heures", "5 000 €"). `&#39;` is how our escaping
+ * writes an apostrophe.
  */
 export function typesetText(text: string): string {
   return text

@@ -7,7 +7,8 @@ const SAMPLE_DOMAIN = /@[^@>]*\.example>?$/i;
 /**
  * docs/deployment.md ("Production"): with NODE_ENV=production, the settings that would start a
  * server which takes leads and tells nobody, each said in words the operator acts on. Empty when
- * the start may go on. The sample identity of the site is checked by the caller (src/features/site/identity-check.ts).
+ * the start may go on. The sample identity of the site is checked by the caller
+ * (src/features/site/identity-check.ts).
  */
 export function productionProblems(config: Config): string[] {
   if (!config.production) return [];

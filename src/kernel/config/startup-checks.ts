@@ -22,9 +22,10 @@ export function assertDataDirWritable(config: Config): void {
 }
 
 /**
- * A stale site is rebuilt into a sibling of DIST_DIR, then swapped in (src/features/site/output.ts): its folder
- * must be writable. Checked before the build, so an unwritable one is one line and exit 2, not a
- * stack trace from deep in the build and a restart loop.
+ * A stale site is rebuilt into a sibling of DIST_DIR, then swapped in
+ * (src/features/site/output.ts): its folder must be writable. Checked before the build, so an
+ * unwritable one is one line and exit 2, not a stack trace from deep in the build and a restart
+ * loop.
  */
 export function assertDistDirWritable(distDir: string): void {
   const parent = dirname(distDir);

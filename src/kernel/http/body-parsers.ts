@@ -8,7 +8,10 @@ import { parseFormBody } from './form-body.ts';
 export const JSON_MEDIA_TYPE = 'application/json';
 export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
 
-/** A request as Fastify or Node gives it: only its headers are read (src/kernel/http/site/fast-path.ts). */
+/**
+ * A request as Fastify or Node gives it: only its headers are read
+ * (src/kernel/http/site/fast-path.ts).
+ */
 interface WithHeaders {
   headers: IncomingHttpHeaders;
 }

@@ -13,7 +13,10 @@ export function repeatedFieldsOf(body: unknown): ReadonlyMap<string, number> {
   return (typeof body === 'object' && body !== null && repetitions.get(body)) || new Map();
 }
 
-/** The bot trap's fields of a site form (src/kernel/schemas/bot-trap.ts), as sent; absent ones undefined. */
+/**
+ * The bot trap's fields of a site form (src/kernel/schemas/bot-trap.ts), as sent; absent ones
+ * undefined.
+ */
 export interface TrapFields {
   honeypot?: string;
   token?: string;

@@ -28,7 +28,8 @@ export type DueSteps = SelectQueryBuilder<
  * adapter each, `sqlite/sqlite-journal-writes.ts` (one writer; the writes of a turn of the event
  * loop in one synchronous transaction of statements prepared once) and
  * `postgres/postgres-journal-writes.ts` (Kysely transactions per lead, row locks, `SKIP LOCKED`
- * between nodes). Everything else in `src/store/` is SQL both run; only `createStore` picks one.
+ * between nodes). Everything else of the journal (here and in each feature's sql-*.ts) is SQL both
+ * run; only `createStore` picks one.
  * `test/kernel/journal/journal-contract.test.ts` runs the same cases against both.
  */
 export interface JournalWrites {

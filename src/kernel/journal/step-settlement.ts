@@ -28,7 +28,8 @@ export function settledColumnsOf(
     columns: {
       ...(countsAttempt && { status: outcome.status }),
       ...('nextAttemptAt' in outcome && { next_attempt_at: outcome.nextAttemptAt.toISOString() }),
-      // Masked as in the logs (src/kernel/lead/masking.ts): the journal and its exports never hold them.
+      // Masked as in the logs (src/kernel/lead/masking.ts): the journal and its exports never hold
+      // them.
       ...('error' in outcome && { last_error: storableText(maskText(outcome.error, secrets)) }),
       ...('detail' in outcome && { detail: storableText(outcome.detail), last_error: null }),
       lease_until: null,

@@ -8,8 +8,8 @@ export type { JournalEntry };
 
 /**
  * The durable journal of leads and the addresses known per audience (one small interface, two SQL
- * dialects). This is the kernel's part: the leads, their steps and the confirmation cap. Each feature
- * adds the part it owns in its `journal.ts` (TypeScript's module augmentation, as Fastify's
+ * dialects). This is the kernel's part: the leads, their steps and the confirmation cap. Each
+ * feature adds the part it owns in its `journal.ts` (TypeScript's module augmentation, as Fastify's
  * decorators do), so the kernel names no feature and `SqlStore` still has to implement every part
  * (docs/architecture.md, "The journal").
  */

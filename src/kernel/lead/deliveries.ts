@@ -93,13 +93,16 @@ export interface Deliveries {
   /** `dead` steps no alert has listed yet, marked as listed (an alert that fails calls `unmarkAlerted`). */
   takeDeadForAlert(now: Date): Promise<ClaimedStep[]>;
   unmarkAlerted(steps: readonly DeliveryStep[]): Promise<void>;
-  /** `pending` or `failed` leads without any step: journaled before steps existed (src/features/delivery/unplanned-leads.ts). */
+  /**
+   * `pending` or `failed` leads without any step: journaled before steps existed
+   * (src/features/delivery/unplanned-leads.ts).
+   */
   unplanned(limit: number): Promise<Lead[]>;
   /** Gives such a lead its steps, due now; a lead another process planned meanwhile is left alone. */
   plan(lead: Lead, steps: readonly StepTarget[], now: Date): Promise<void>;
   /**
-   * `leads release` (src/features/inbox/spam-release.ts): a `spam` lead gets its steps, due now, and its
-   * address becomes known (spec 2.4); false when the lead is not `spam` (any more).
+   * `leads release` (src/features/inbox/spam-release.ts): a `spam` lead gets its steps, due now,
+   * and its address becomes known (spec 2.4); false when the lead is not `spam` (any more).
    */
   release(lead: Lead, steps: readonly StepTarget[], now: Date): Promise<boolean>;
 }

@@ -16,8 +16,8 @@ export type Lead = LeadRequest & {
   receivedAt: Date;
   consent?: ConsentRecord;
   /**
-   * Set for the agency's notification only (src/kernel/lead/confirmation-cap.ts): true when the caps
-   * on e-mails to unverified addresses held back the e-mail to this lead's address.
+   * Set for the agency's notification only (src/kernel/lead/confirmation-cap.ts): true when the
+   * caps on e-mails to unverified addresses held back the e-mail to this lead's address.
    */
   confirmationHeldBack?: boolean;
 };

@@ -1,8 +1,9 @@
 import { escapeHtml } from './mail-message.ts';
 
 /*
- * An e-mail's content, written once as blocks and rendered twice: the HTML part (src/kernel/mail/mail-layout.ts
- * puts it in the site's design) and the text part, so the two never say different things.
+ * An e-mail's content, written once as blocks and rendered twice: the HTML part
+ * (src/kernel/mail/mail-layout.ts puts it in the site's design) and the text part, so the two never
+ * say different things.
  */
 export type MailBlock =
   | { kind: 'heading'; text: string }

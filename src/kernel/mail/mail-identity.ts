@@ -1,8 +1,9 @@
 /**
  * What the e-mails say in the agency's voice: who signs, where the agency is, and the sentences a
- * person reads. The composition root builds it from the agency's identity (src/features/site/mail-identity.ts):
- * src/mail sits below site/ in the layers (docs/architecture.md), so it receives it, never imports it.
- * docs/emails.md lists every text and where the operator edits it.
+ * person reads. The composition root builds it from the agency's identity
+ * (src/features/site/mail-identity.ts): the kernel sits below the site feature
+ * (docs/architecture.md), so it receives it, never imports it. docs/emails.md lists every text and
+ * where the operator edits it.
  */
 export interface MailIdentity {
   /** The display name of every e-mail's sender: `"Repère" <MAIL_FROM's address>`. */

@@ -5,7 +5,10 @@ export interface MailSettings {
   from: string;
   agencyEmail: string;
   siteUrl: string;
-  /** The agency's identity and texts (src/kernel/mail/mail-identity.ts), given by the composition root. */
+  /**
+   * The agency's identity and texts (src/kernel/mail/mail-identity.ts), given by the composition
+   * root.
+   */
   identity: MailIdentity;
 }
 

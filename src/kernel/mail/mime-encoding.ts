@@ -1,7 +1,7 @@
 /*
- * The encoders of the MIME composer (src/kernel/mail/mime-message.ts): bodies in quoted-printable or base64
- * (RFC 2045 6.7, 6.8), header text in RFC 2047 encoded-words, header lines folded (RFC 5322 2.2.3).
- * Each is one pass over the text; none keeps state between messages.
+ * The encoders of the MIME composer (src/kernel/mail/mime-message.ts): bodies in quoted-printable
+ * or base64 (RFC 2045 6.7, 6.8), header text in RFC 2047 encoded-words, header lines folded (RFC
+ * 5322 2.2.3). Each is one pass over the text; none keeps state between messages.
  */
 
 const CRLF = '\r\n';

@@ -20,7 +20,8 @@ export interface MimeEnvelope {
  * Composed by hand, not by a library: nodemailer's MailComposer builds a tree of MIME nodes and
  * pipes each message through several streams, about 0.5 ms of CPU per message (docs/performance.md),
  * and no small library writes our one shape (text and HTML alternatives, UTF-8) faster. This one is
- * a single pass per part; test/kernel/mail/mime-message.test.ts reads its output back with a real parser.
+ * a single pass per part; test/kernel/mail/mime-message.test.ts reads its output back with a real
+ * parser.
  *
  * The boundary cannot occur in a part: both are quoted-printable or base64, and neither ever writes
  * `=_` (in quoted-printable `=` is followed by two hex digits or a line break).

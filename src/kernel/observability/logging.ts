@@ -33,8 +33,8 @@ export type LogSettings = Pick<Config, 'logLevel' | 'secrets'>;
 /**
  * Structured JSON logs (pino) in which personal data and secrets are masked wherever they appear:
  * in the message, in any logged object, in errors and their causes (docs/reliability.md). The
- * configured secrets (src/kernel/config/secrets.ts) are masked literally, as in the journal: a provider's
- * error may quote the key or password it was sent.
+ * configured secrets (src/kernel/config/secrets.ts) are masked literally, as in the journal: a
+ * provider's error may quote the key or password it was sent.
  */
 export function loggerOptions(
   { logLevel, secrets }: LogSettings,

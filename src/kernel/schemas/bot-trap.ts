@@ -7,7 +7,10 @@
 /** A text input a person never sees nor reaches; a bot filling every input fills it. */
 export const HONEYPOT_FIELD = 'website';
 
-/** A hidden input holding the signed time the page was served (src/features/intake/forms/bot-trap.ts). */
+/**
+ * A hidden input holding the signed time the page was served
+ * (src/features/intake/forms/bot-trap.ts).
+ */
 export const FORM_TOKEN_FIELD = 'form_token';
 
 /** What the built pages hold in the token input; the server puts a signed time there as it serves. */

@@ -6,8 +6,8 @@ import addFormats from 'ajv-formats';
  * refused (spec 2: additionalProperties false; a number is not a name). allErrors lets the error
  * mapper prefer a missing field over an invalid one, whatever order Ajv checks them in.
  * No meta-schema (neither loaded nor checked against): the schemas are this code's own constants,
- * checked against it by test/features/intake/request-schemas.test.ts; loading and compiling it cost ~55 ms of
- * every start (docs/performance.md, "What a start loads").
+ * checked against it by test/features/intake/request-schemas.test.ts; loading and compiling it cost
+ * ~55 ms of every start (docs/performance.md, "What a start loads").
  */
 const ajv = new Ajv({
   allErrors: true,

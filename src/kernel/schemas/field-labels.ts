@@ -5,7 +5,8 @@ import { SECTORS, type Sector } from './sectors.ts';
 
 /*
  * What a person reads instead of the API's names (docs/emails.md): each field's French label is the
- * `title` of its schema (src/kernel/schemas/fields.ts), a sector its French name, a channel a phrase.
+ * `title` of its schema (src/kernel/schemas/fields.ts), a sector its French name, a channel a
+ * phrase.
  */
 
 /** The French label of a field of `kind`'s schema; the field's own name only if it has none. */

@@ -5,7 +5,8 @@ import { Type } from 'typebox';
  * Unicode code points (spec section 2: "a bound in characters"), so 100 emoji is a valid name.
  * A required text must not be empty: an empty form input means the person left the field out.
  * `title` is the field's French label (JSON Schema's annotation for a human-readable name): the
- * e-mails and pages people read show it, never the field's API name (src/kernel/schemas/field-labels.ts).
+ * e-mails and pages people read show it, never the field's API name
+ * (src/kernel/schemas/field-labels.ts).
  */
 export function requiredText(
   title: string,

@@ -63,8 +63,9 @@ export interface LeadKindDescriptor<K extends string = string, S extends TObject
 }
 
 /**
- * What an API action publishes, lead or not (the privacy request of src/kernel/schemas/privacy-request.ts
- * too): its route, /openapi.json, /developers, the site's form with its WebMCP tool.
+ * What an API action publishes, lead or not (the privacy request of
+ * src/kernel/schemas/privacy-request.ts too): its route, /openapi.json, /developers, the site's
+ * form with its WebMCP tool.
  */
 export type ApiAction = Pick<
   LeadKindDescriptor,

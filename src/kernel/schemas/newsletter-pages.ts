@@ -2,9 +2,10 @@ import { PRIVACY_PAGE_PATH, type PrivacyKind } from './privacy-request.ts';
 
 /*
  * The pages a person reaches from a newsletter e-mail (docs/consent.md, "Double opt-in"): their
- * addresses, written into the e-mails and served by src/features/newsletter/newsletter-routes.ts, and their words,
- * pre-rendered by the site build in the site's layout. They are answers to one signed link, not
- * pages of the site: no Markdown twin, out of the sitemap, disallowed in robots.txt.
+ * addresses, written into the e-mails and served by src/features/newsletter/newsletter-routes.ts,
+ * and their words, pre-rendered by the site build in the site's layout. They are answers to one
+ * signed link, not pages of the site: no Markdown twin, out of the sitemap, disallowed in
+ * robots.txt.
  */
 
 export const NEWSLETTER_CONFIRM_PATH = '/newsletter/confirmation';

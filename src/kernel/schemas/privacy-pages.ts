@@ -4,7 +4,8 @@ import { PRIVACY_PAGE_PATH, type PrivacyKind } from './privacy-request.ts';
 /*
  * The page with the request form (/vos-donnees) and the answers to its signed link
  * (docs/consent.md, "Requests about one's data"), pre-rendered by the site build in the site's
- * layout and served by src/features/privacy/privacy-routes.ts with their status, like a newsletter link's.
+ * layout and served by src/features/privacy/privacy-routes.ts with their status, like a newsletter
+ * link's.
  */
 export const PRIVACY_CONFIRM_PATH = `${PRIVACY_PAGE_PATH}/confirmation`;
 /** A privacy link is valid 7 days, as a newsletter confirmation link. */

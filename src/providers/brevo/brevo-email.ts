@@ -30,7 +30,10 @@ export interface SendSmtpEmail {
 }
 
 export interface EmailOptions {
-  /** Who sends it: MAIL_FROM's address under the agency's name (senderOf, src/kernel/mail/mail-message.ts). */
+  /**
+   * Who sends it: MAIL_FROM's address under the agency's name (senderOf,
+   * src/kernel/mail/mail-message.ts).
+   */
   sender: MailAddress;
   /** BREVO_CONTACT_TEMPLATE_ID: the confirmation then uses the account's template. */
   confirmationTemplateId?: number;
@@ -55,7 +58,8 @@ export function emailPayload(
   };
   if (message.role === 'confirmation' && options.confirmationTemplateId !== undefined) {
     // The template carries its own subject, sender and words; we pass no params, because the
-    // confirmation must not echo what a stranger typed (see src/features/intake/confirmation-email.ts).
+    // confirmation must not echo what a stranger typed (see
+    // src/features/intake/confirmation-email.ts).
     return { ...common, templateId: options.confirmationTemplateId };
   }
   return {

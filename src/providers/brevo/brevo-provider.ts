@@ -38,11 +38,11 @@ export interface BrevoProviderOptions {
 
 /**
  * MAIL_PROVIDER=brevo (docs/brevo.md): the contact goes to Brevo's CRM (`crm-contact`; a known
- * contact is only added to the list), the e-mails of src/mail go out through `/smtp/email`; each is
- * a step of its own (docs/delivery.md). What Brevo answered decides the step (brevo-answers.ts): a
- * refusal of this one address is RefusedError; the account or a setting (an attribute, a list, the
- * sender) is MisconfiguredError, retried and alerted once; the rest is UpstreamError, retried.
- * Each error's cause says what Brevo answered.
+ * contact is only added to the list), the e-mails (src/kernel/mail/, built by each feature) go out
+ * through `/smtp/email`; each is a step of its own (docs/delivery.md). What Brevo answered decides
+ * the step (brevo-answers.ts): a refusal of this one address is RefusedError; the account or a
+ * setting (an attribute, a list, the sender) is MisconfiguredError, retried and alerted once; the
+ * rest is UpstreamError, retried. Each error's cause says what Brevo answered.
  */
 export class BrevoProvider implements Provider {
   readonly name = 'brevo';

@@ -1,10 +1,10 @@
 import type { RateBudgets } from '../../features/delivery/rate-budget.ts';
 
 /*
- * The same sliding window as the database's (src/features/delivery/sql-rate-budgets.ts, `nextSlot` in
- * src/features/delivery/rate-budget.ts), in one script so nodes never take the same slot: a list of the latest
- * reserved calls (KEYS[1]) and a 429's « not before » (KEYS[2]). Redis's own clock (TIME) is the one
- * clock every node reads; keys expire a minute after their window.
+ * The same sliding window as the database's (src/features/delivery/sql-rate-budgets.ts, `nextSlot`
+ * in src/features/delivery/rate-budget.ts), in one script so nodes never take the same slot: a list
+ * of the latest reserved calls (KEYS[1]) and a 429's « not before » (KEYS[2]). Redis's own clock
+ * (TIME) is the one clock every node reads; keys expire a minute after their window.
  */
 const RESERVE = `
 local t = redis.call('TIME')

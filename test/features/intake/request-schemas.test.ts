@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { compileSchemaOnFirstUse } from '../../../src/kernel/schemas/compile-schema.ts';
 import { LEAD_KINDS } from '../../../src/kernel/schemas/lead-kinds.ts';
 
-// The validator compiles these without checking them against the meta-schema (src/kernel/schemas/compile-schema.ts):
-// this is where a malformed schema is caught instead.
+// The validator compiles these without checking them against the meta-schema
+// (src/kernel/schemas/compile-schema.ts): this is where a malformed schema is caught instead.
 describe('the request schemas', () => {
   const metaChecker = new Ajv({ strict: false });
 

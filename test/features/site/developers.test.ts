@@ -41,7 +41,7 @@ function rowOf(path: string, name: string): string[] | undefined {
 /** Every POST the reference documents: the lead kinds and the request about one's data. */
 const ACTIONS = [...LEAD_KINDS, PRIVACY_ACTION];
 
-describe('/developers reference, generated from src/schemas (docs/site.md)', () => {
+describe('/developers reference, generated from src/kernel/schemas (docs/site.md)', () => {
   it('keeps the written content first, then the generated reference', () => {
     const written = readFileSync(
       new URL('../../../site/content/developers.md', import.meta.url),

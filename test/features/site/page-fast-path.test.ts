@@ -6,8 +6,8 @@ import { readManifest } from '../../../src/kernel/http/site/site-files.ts';
 import { buildTestApp, type TestApp } from '../../helpers/app.ts';
 import { buildTestSite, type TestSite } from '../../helpers/site.ts';
 
-// Pages answered over a real socket skip Fastify (src/features/site/page-fast-path.ts); the answer must be
-// the one Fastify's route gives (app.inject never takes the fast path), header for header.
+// Pages answered over a real socket skip Fastify (src/features/site/page-fast-path.ts); the answer
+// must be the one Fastify's route gives (app.inject never takes the fast path), header for header.
 let site: TestSite;
 let test: TestApp;
 let port: number;

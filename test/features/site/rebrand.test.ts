@@ -13,7 +13,10 @@ import PostalMime from 'postal-mime';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-/** Not imported from src/features/site/agency.ts: importing it would load the sample before AGENCY_FILE is set. */
+/**
+ * Not imported from src/features/site/agency.ts: importing it would load the sample before
+ * AGENCY_FILE is set.
+ */
 const SAMPLE_IDENTITY_FILE = join(import.meta.dirname, '../../../site/agency.yaml');
 
 /*
@@ -68,7 +71,8 @@ beforeAll(async () => {
   await sharp({ create: { width: 256, height: 256, channels: 4, background: '#0f766e' } })
     .png()
     .toFile(join(root, 'images/lumen.png'));
-  // The identity is read once per process, from AGENCY_FILE (src/features/site/agency.ts): this file's modules are its own.
+  // The identity is read once per process, from AGENCY_FILE (src/features/site/agency.ts): this
+  // file's modules are its own.
   process.env.AGENCY_FILE = join(root, 'agency.yaml');
   const { buildSite } = await import('../../../src/features/site/build.ts');
   const result = await buildSite({ siteUrl: SITE_URL, outDir: dist });

@@ -9,7 +9,8 @@ import {
 import { buildTestApp, validContact, type TestApp } from '../../helpers/app.ts';
 
 // A client the rate limit refused is refused again over a real socket before Fastify
-// (src/kernel/http/limits/refusal-fast-path.ts); app.inject never takes that path, Fastify's limiter answers it.
+// (src/kernel/http/limits/refusal-fast-path.ts); app.inject never takes that path, Fastify's
+// limiter answers it.
 
 const METRICS_TOKEN = 'a-metrics-token-of-32-characters';
 

@@ -168,7 +168,7 @@ describe('composeMime writes RFC 5322 / MIME messages a real parser reads back (
       fc.string({ unit: 'grapheme-ascii', maxLength: 12 }),
     );
     const text = fc.array(piece, { maxLength: 60 }).map((pieces) => pieces.join(''));
-    // Names and subjects from strangers pass through headerSafe, as the builders in src/mail do.
+    // Names and subjects from strangers pass through headerSafe, as the e-mail builders do.
     const headerText = (max: number) => text.map((value) => headerSafe(value, max));
     await fc.assert(
       fc.asyncProperty(

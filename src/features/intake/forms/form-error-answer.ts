@@ -64,8 +64,8 @@ function pageFor(
   const reason = refusalOf(apiError);
   const refused = reason === undefined ? undefined : formRefusalPage(page, action, reason);
   // A refused post's body was never read, so it has no token to send back: the page is a new view
-  // of the form and gets a token signed now, as src/features/intake/forms/live-form-page.ts gives one, so a retry
-  // from it is timed like any other post (docs/api-decisions.md, "Bot trap").
+  // of the form and gets a token signed now, as src/features/intake/forms/live-form-page.ts gives
+  // one, so a retry from it is timed like any other post (docs/api-decisions.md, "Bot trap").
   return refused && withToken(refused, freshToken());
 }
 

@@ -5,7 +5,8 @@ import type { FieldProblem } from '../../../kernel/http/field-problems.ts';
  * Re-renders a built form page after the server refused it (docs/site.md, "Form errors"): every
  * value the person sent is put back, each faulty field gets its French message, aria-invalid and
  * aria-describedby, the first one autofocus, and the form's alert region lists them all. It reads
- * the markup src/features/site/templates/forms.ts writes, whose attributes are always double-quoted.
+ * the markup src/features/site/templates/forms.ts writes, whose attributes are always
+ * double-quoted.
  */
 
 type Attribute = [name: string, value: string | true];

@@ -43,8 +43,9 @@ function refererPath(request: FastifyRequest): string | undefined {
 
 /**
  * The built pages that carry a lead form, read once at start, so a refused form post can be
- * answered with its own page (src/features/intake/forms/form-error-page.ts). Among the pages with a form for the
- * endpoint, the one whose hidden fields match the body wins, then the Referer's, then the first.
+ * answered with its own page (src/features/intake/forms/form-error-page.ts). Among the pages with a
+ * form for the endpoint, the one whose hidden fields match the body wins, then the Referer's, then
+ * the first.
  */
 export function readFormPages(dir: string): FormPages & { reload(): void } {
   const read = () => {
@@ -59,7 +60,10 @@ export function readFormPages(dir: string): FormPages & { reload(): void } {
   };
   let byAction = read();
   return {
-    /** After a rebuild (src/kernel/http/site/site-watch.ts): a refused post comes back as the new page. */
+    /**
+     * After a rebuild (src/kernel/http/site/site-watch.ts): a refused post comes back as the new
+     * page.
+     */
     reload() {
       byAction = read();
     },

@@ -35,7 +35,8 @@ export function withToken(html: string, token: string): string {
 
 /**
  * Fast settings: a page is compressed again at most once a second, in the request that needs it,
- * where the build's brotli 10 / gzip 9 (src/features/site/output.ts) would cost tens of milliseconds.
+ * where the build's brotli 10 / gzip 9 (src/features/site/output.ts) would cost tens of
+ * milliseconds.
  */
 const COMPRESS: Record<Exclude<Encoding, 'identity'>, (body: Buffer) => Buffer> = {
   br: (body) =>
@@ -50,11 +51,11 @@ const COMPRESS: Record<Exclude<Encoding, 'identity'>, (body: Buffer) => Buffer> 
 };
 
 /**
- * A built page with a form, served with a signed time in its token input (src/features/intake/forms/bot-trap.ts).
- * The page is rendered again lazily, at most once a second (the token's resolution), and each
- * encoding compressed only when a request asks for it, so a page view still costs one lookup. The
- * ETag is weak and the same every second: a 304 leaves the cache its copy, whose older token only
- * makes the form look filled more slowly, never too fast.
+ * A built page with a form, served with a signed time in its token input
+ * (src/features/intake/forms/bot-trap.ts). The page is rendered again lazily, at most once a second
+ * (the token's resolution), and each encoding compressed only when a request asks for it, so a page
+ * view still costs one lookup. The ETag is weak and the same every second: a 304 leaves the cache
+ * its copy, whose older token only makes the form look filled more slowly, never too fast.
  */
 export function liveFormPage(
   dir: string,

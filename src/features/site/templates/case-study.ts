@@ -3,7 +3,10 @@ import { imageTag, type ResponsiveImage } from '../images-pipeline.ts';
 import { SECTOR_LABELS } from '../../../kernel/schemas/questionnaires.ts';
 import { escapeHtml } from './html.ts';
 
-/** A case study ready to show: its page, its facts, its screenshots resized (src/features/site/images-pipeline.ts). */
+/**
+ * A case study ready to show: its page, its facts, its screenshots resized
+ * (src/features/site/images-pipeline.ts).
+ */
 export interface ShownCase {
   path: string;
   title: string;

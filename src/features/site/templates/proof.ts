@@ -76,7 +76,10 @@ ${caseBlock}
 </aside>`;
 }
 
-/** The home page's sections, in its HTML (cards) and its Markdown copy (src/features/site/home-markdown.ts). */
+/**
+ * The home page's sections, in its HTML (cards) and its Markdown copy
+ * (src/features/site/home-markdown.ts).
+ */
 export const HOME_HEADINGS = {
   cases: 'Nos réalisations',
   references: 'Ils nous ont confié leur visibilité',

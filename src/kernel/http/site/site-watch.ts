@@ -4,9 +4,9 @@ import { readManifest } from './site-files.ts';
 
 /**
  * Notices a new build of dist/ while the server runs (docs/site.md, "Serving"): `leadgate build`
- * writes a sibling folder and renames it onto DIST_DIR (src/features/site/output.ts), which the parent folder's
- * watch reports as a rename of DIST_DIR's name. The build is taken once its manifest says it is
- * another one (`builtAt`); events close together are one change.
+ * writes a sibling folder and renames it onto DIST_DIR (src/features/site/output.ts), which the
+ * parent folder's watch reports as a rename of DIST_DIR's name. The build is taken once its
+ * manifest says it is another one (`builtAt`); events close together are one change.
  */
 export interface SiteWatch {
   close(): void;
