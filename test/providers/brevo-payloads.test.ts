@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { e164 } from '../../src/schemas/phone-number.ts';
-import { idempotencyKey, parseSender } from '../../src/providers/brevo-email.ts';
+import { e164 } from '../../src/kernel/schemas/phone-number.ts';
+import { idempotencyKey, parseSender } from '../../src/providers/brevo/brevo-email.ts';
 
 describe('Brevo payload details', () => {
   it('writes SMS in the E.164 form Brevo requires, or not at all (docs/api-decisions.md, "Phone numbers")', () => {

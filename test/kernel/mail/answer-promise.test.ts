@@ -1,0 +1,97 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import PostalMime from 'postal-mime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIntake } from '../../../src/features/intake/intake.ts';
+import { parseBusinessHours } from '../../../src/features/inbox/business-hours.ts';
+import { postJson } from '../../helpers/api-assertions.ts';
+import { buildTestApp, validAudit, validContact, type TestApp } from '../../helpers/app.ts';
+
+/*
+ * docs/emails.md, "The answer promised": the confirmation e-mail and the API's answer give the day
+ * and time by which the team answers (24 business hours, BUSINESS_HOURS 09:00–18:00, Paris, French
+ * public holidays off), and the reference to quote. An audit gets the same confirmation as a contact.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+async function confirmationTo(address: string): Promise<string> {
+  const directory = join(t.dataDir, 'outbox');
+  const mails = await Promise.all(
+    readdirSync(directory)
+      .filter((name) => name.endsWith('-confirmation.eml'))
+      .map((name) => PostalMime.parse(readFileSync(join(directory, name)))),
+  );
+  const sent = mails.filter((mail) => mail.to?.some((to) => to.address === address));
+  expect(sent).toHaveLength(1);
+  return (sent[0]!.text ?? '').replace(/\u00a0/g, ' ');
+}
+
+describe('the answer promised, on fixed clocks (Paris time)', () => {
+  const clocks: [string, string, string, string][] = [
+    [
+      'Friday evening',
+      '2026-11-27T19:30:00+01:00',
+      'mercredi 2 décembre à 15 h',
+      '2026-12-02T14:00:00.000Z',
+    ],
+    [
+      'Saturday 05:41',
+      '2026-11-28T05:41:00+01:00',
+      'mercredi 2 décembre à 15 h',
+      '2026-12-02T14:00:00.000Z',
+    ],
+    [
+      'the day before a public holiday (11 November)',
+      '2026-11-10T15:30:00+01:00',
+      'lundi 16 novembre à 12 h 30',
+      '2026-11-16T11:30:00.000Z',
+    ],
+  ];
+  for (const [when, at, said, iso] of clocks) {
+    it(`${when}: « au plus tard ${said} » in the e-mail, ${iso} in the answer`, async () => {
+      const intake = createIntake({
+        deliveries: t.store.deliveries,
+        newsletter: { doubleOptIn: true, journal: t.store.newsletter },
+        dispatcher: t.app.dispatcher,
+        mode: 'sync',
+        businessHours: parseBusinessHours('09:00-18:00'),
+        now: () => new Date(at),
+      });
+      const email = `promise-${at.slice(0, 10)}@example.fr`;
+      const outcome = await intake.submit({
+        kind: 'contact',
+        data: { ...validContact, EMAIL: email },
+      });
+      expect(outcome.answerBy?.toISOString()).toBe(iso);
+      const text = await confirmationTo(email);
+      expect(text).toContain(`nous vous répondrons au plus tard ${said} (heure de Paris)`);
+      expect(text).toContain(
+        `Référence de votre demande, à rappeler si vous nous écrivez : ${outcome.reference}`,
+      );
+    });
+  }
+});
+
+describe('an audit request is acknowledged like a contact', () => {
+  it('one confirmation e-mail with its reference, and the reference in the answer', async () => {
+    const email = 'audit-confirmation@example.fr';
+    const response = await postJson(t.app, '/api/audit', { ...validAudit, email });
+    expect(response.statusCode).toBe(200);
+    const { reference, answerBy } = response.json() as { reference: string; answerBy: string };
+    expect(reference).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Date.parse(answerBy)).toBeGreaterThan(Date.now());
+    const text = await confirmationTo(email);
+    expect(text).toMatch(/^Bonjour Paul,/m);
+    expect(text).toContain('Et maintenant ?');
+    expect(text).toContain(reference);
+    expect(text).toMatch(/nous vous répondrons au plus tard \S+ \d+/);
+    // The same request again is the same lead: same reference, no second e-mail.
+    const again = await postJson(t.app, '/api/audit', { ...validAudit, email });
+    expect((again.json() as { reference: string }).reference).toBe(reference);
+    await confirmationTo(email);
+  });
+});
