@@ -61,13 +61,17 @@ describe('spec 4 rule 4: a form without Accept: application/json is redirected',
 });
 
 describe('spec 4 rule 4: a form with Accept: application/json gets the JSON answer', () => {
-  it('contact: 200 {"success":true}', async () => {
+  it('contact: 200 {"success":true} with the documented reference and answerBy', async () => {
     const response = await postForm(t.app, '/api/contact', contactForm, {
       accept: 'application/json',
     });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(response.body).toBe('{"success":true}');
+    expect(response.json()).toEqual({
+      success: true,
+      reference: expect.any(String),
+      answerBy: expect.any(String),
+    });
   });
 
   it('subscribe: 200 with existing', async () => {
