@@ -20,6 +20,7 @@ import { registerRegisterRoutes } from './register-routes.ts';
 import { scryptPasswords, type ScryptCost } from './secrets.ts';
 import { cookiePolicy } from './session-cookie.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
+import { createSignInThrottle } from './sign-in-throttle.ts';
 import { auditEntry } from './staff-actions.ts';
 import { registerTeamRoutes } from './team-routes.ts';
 import type { WorkspaceContext, WorkspacePages } from './workspace-context.ts';
@@ -88,6 +89,7 @@ export async function registerWorkspace(
     dispatcher: deps.dispatcher,
     provider: deps.provider,
     passwords: scryptPasswords(deps.passwordCost),
+    signInThrottle: createSignInThrottle(deps.store),
     now,
     async recordStaffAction(staff, action, target = null, detail = null) {
       await deps.store.staff.record(auditEntry(staff, action, now(), target, detail));
