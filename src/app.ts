@@ -245,6 +245,8 @@ export async function buildApp({
   app.addHook('onClose', async () => sweep.stop());
   registerOpenApiRoute(app, config.siteUrl);
   await registerWorkspace(app, {
+    // The API's per-client limit (its counters, not its refusal fast path, which answers JSON).
+    rateLimit: { ...rateLimit, refusals: undefined },
     config,
     store,
     dispatcher,

@@ -1,5 +1,5 @@
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { clientKey, matcherFor } from './client-address.ts';
 import { apiErrors } from '../../schemas/error-catalog.ts';
 import { createRefusalLog } from '../../observability/refusal-log.ts';
@@ -18,6 +18,8 @@ export interface RateLimitSettings {
   store?: RateLimitPluginOptions['store'];
   /** Where a refusal is recorded, so the client's next POSTs are refused before Fastify. */
   refusals?: RefusedClients;
+  /** The POST routes limited (all of the scope's by default): the workspace limits its public ones. */
+  only?: (route: RouteOptions) => boolean;
 }
 
 /**
@@ -28,14 +30,14 @@ export interface RateLimitSettings {
  */
 export async function registerRateLimit(
   scope: FastifyInstance,
-  { perMinute, allow = [], store, refusals }: RateLimitSettings,
+  { perMinute, allow = [], store, refusals, only = () => true }: RateLimitSettings,
 ): Promise<void> {
   if (perMinute <= 0) return;
   // Runs before the plugin's own onRoute hook (added below), which then gives each of these
   // routes its own counter per address: 30 contacts and 30 subscriptions a minute, not 30 in all.
   scope.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (!methods.includes('POST')) return;
+    if (!methods.includes('POST') || !only(route)) return;
     route.config = { ...route.config, rateLimit: route.config?.rateLimit ?? {} };
   });
   const allowed = matcherFor(allow);
