@@ -39,6 +39,7 @@ import { createRefusedClients } from './http/limits/refusal-fast-path.ts';
 import { registerSite } from './http/site/site-routes.ts';
 import { watchSite } from './http/site/site-watch.ts';
 import { rateLimitCounters } from './wiring/rate-limit-counters.ts';
+import { sharedLimit } from './http/limits/rate-limit.ts';
 import {
   DEFAULT_SERVER_TIMEOUTS,
   serverTimeoutOptions,
@@ -212,7 +213,11 @@ export async function buildApp({
     forget: (address) =>
       forgetPerson({ store, provider, address, timeoutMs: config.mail.timeoutMs }),
     unsubscribe: (lead) => newsletter.withdraw(lead),
-    cap: { sends: store.confirmations, intervalMs: config.limits.confirmationIntervalMs },
+    cap: {
+      sends: store.confirmations,
+      intervalMs: config.limits.confirmationIntervalMs,
+      domainPerHour: config.limits.confirmationDomainPerHour,
+    },
     mail: {
       from: config.mail.from,
       agencyEmail: config.mail.agencyEmail,
@@ -221,17 +226,19 @@ export async function buildApp({
     },
     timeoutMs: config.mail.timeoutMs,
   });
+  const privacyLimit = sharedLimit(rateLimit, 'privacy');
   await registerApi(app, {
     intake,
     bodyLimit,
     rateLimit,
     botTrap,
     ...(formPages && { formPages }),
-    routes: [privacyApiRoutes(privacy)],
+    routes: [privacyApiRoutes(privacy, privacyLimit)],
   });
   const mcpSite = await registerMcp(app, {
     intake,
     privacy,
+    privacyLimit,
     siteUrl: config.siteUrl,
     siteDir,
     rateLimit,

@@ -28,10 +28,7 @@ export function maskUrl(url: string, secrets: readonly string[]): string {
   // docs/workspace.md: what the team searches for is a person's name or words: personal data,
   // masked before decoding (a `%26` in it stays inside the value) and again after.
   const workspace = cut.startsWith(WORKSPACE_PATH);
-  let decoded = (workspace ? cut.replace(WORKSPACE_SEARCH, '$1[masqué]') : cut).replace(
-    /\+/g,
-    ' ',
-  );
+  let decoded = (workspace ? cut.replace(WORKSPACE_SEARCH, '$1[masqué]') : cut).replace(/\+/g, ' ');
   for (let round = 0; round < DECODING_ROUNDS && decoded.includes('%'); round++) {
     const next = percentDecoded(decoded);
     if (next === decoded) break;

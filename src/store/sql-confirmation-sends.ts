@@ -4,7 +4,6 @@ import type {
   ConfirmationClaim,
   ConfirmationSends,
 } from '../domain/newsletter/confirmation-cap.ts';
-import type { Lead } from '../domain/lead/lead.ts';
 import { normalizeEmail } from '../domain/lead/lead.ts';
 import type { JournalWrites } from './journal-writes.ts';
 import type { Database } from './tables.ts';
@@ -20,7 +19,7 @@ export class SqlConfirmationSends implements ConfirmationSends {
     return this.writes.claimConfirmation({ ...claim, mailbox: normalizeEmail(claim.mailbox) });
   }
 
-  async lastClaim(kind: Lead['kind'], email: string) {
+  async lastClaim(kind: string, email: string) {
     const row = await this.db
       .selectFrom('confirmation_sends')
       .select(['lead_id', 'sent_at'])

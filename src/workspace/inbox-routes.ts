@@ -177,7 +177,12 @@ ${page.next ? html`<p><a href="/equipe${queryString(kept, { apres: page.next })}
         ? WORK_STATUSES.includes(value as WorkStatus)
         : verb === 'attribuer' && (value === '' || (await staffNames(context)).has(value));
     if (!offered) {
-      return refusalPage(reply, 400, 'Formulaire refusé', 'Ce choix ne fait pas partie de la liste.');
+      return refusalPage(
+        reply,
+        400,
+        'Formulaire refusé',
+        'Ce choix ne fait pas partie de la liste.',
+      );
     }
     for (const id of ids) {
       if (verb === 'statut' && WORK_STATUSES.includes(value as WorkStatus)) {

@@ -110,7 +110,12 @@ ${others.entries.filter((other) => other.lead.id !== id).length ? html`<ul>${oth
       !WORK_STATUSES.includes(status) ||
       (assignee !== null && !(await staffNames(context)).has(assignee))
     ) {
-      return refusalPage(reply, 400, 'Formulaire refusé', 'Ce choix ne fait pas partie de la liste.');
+      return refusalPage(
+        reply,
+        400,
+        'Formulaire refusé',
+        'Ce choix ne fait pas partie de la liste.',
+      );
     }
     if (status !== before.work.status) {
       await context.store.work.setStatus(id, status, by, context.now());
@@ -147,7 +152,9 @@ ${others.entries.filter((other) => other.lead.id !== id).length ? html`<ul>${oth
     const { id } = request.params as { id: string };
     const destination = formText(request.body, 'destination');
     // A step the page offered to replay, of a lead that exists: nothing typed reaches the trail.
-    const steps = (await context.store.work.find(id)) ? await context.store.deliveries.steps(id) : [];
+    const steps = (await context.store.work.find(id))
+      ? await context.store.deliveries.steps(id)
+      : [];
     if (!steps.some((step) => step.destination === destination)) return notFound(request, reply);
     await context.recordStaffAction(request.staff!, 'replay', `lead:${id}`, destination);
     await context.dispatcher.deliverLead(id, {

@@ -136,7 +136,6 @@ ${proofField(proofError)}
     return confirmationPage(request, reply, address);
   });
 
-
   scope.post('/personnes/effacement/confirmer', adminOnly, async (request, reply) => {
     const address = formAddress(request.body);
     if (!address) return searchPage(request, reply, 'Saisissez une adresse e-mail complète.');

@@ -49,7 +49,8 @@ export async function checkProof(
   } finally {
     await decision.settle(proved);
   }
-  if (!proved) await context.recordStaffAction(staff, 'reauthentication-failed', `staff:${staff.id}`);
+  if (!proved)
+    await context.recordStaffAction(staff, 'reauthentication-failed', `staff:${staff.id}`);
   return proved ? 'ok' : 'wrong';
 }
 

@@ -71,8 +71,7 @@ export interface ThrottleRule {
 
 /** An attempt claimed, or refused with the failures counted so far and when the wait ends. */
 export type SignInClaim =
-  | { claimed: true }
-  | { claimed: false; failures: number; waitStartedAt: Date; retryAt: Date };
+  { claimed: true } | { claimed: false; failures: number; waitStartedAt: Date; retryAt: Date };
 
 export interface StaffJournal {
   /** Creates an account, or returns the existing one for that address (`team add` run twice). */

@@ -1,4 +1,5 @@
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
+import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { clientKey, matcherFor } from './client-address.ts';
 import { apiErrors } from '../../schemas/error-catalog.ts';
@@ -62,4 +63,39 @@ export async function registerRateLimit(
       return apiErrors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000)));
     },
   });
+}
+
+/** Says how long a client must wait before its next request of a shared limit (0: now). */
+export type SharedLimit = (ip: string) => Promise<number>;
+
+/**
+ * docs/reliability.md, "Hostile input": one per-client counter for an action reached by several
+ * routes (the privacy request: POST /api/privacy from the API and the site's form, and the MCP
+ * tool), in the limiter's own store (memory, the database or Redis), under a key of its own: the
+ * action gets `perMinute` per client in all, not that many per route.
+ */
+export function sharedLimit(
+  { perMinute, allow = [], store }: RateLimitSettings,
+  name: string,
+): SharedLimit {
+  if (perMinute <= 0) return async () => 0;
+  const allowed = matcherFor(allow);
+  const windowMs = 60_000;
+  const counters = store
+    ? new store({ timeWindow: windowMs, max: perMinute })
+    : new LocalStore(false, false);
+  return (ip) => {
+    if (allowed(ip)) return Promise.resolve(0);
+    return new Promise((resolve, reject) => {
+      counters.incr(
+        `shared ${name} ${clientKey(ip)}`,
+        (error, result) => {
+          if (error || !result) return reject(error ?? new Error('no count'));
+          resolve(result.current > perMinute ? Math.max(1, Math.ceil(result.ttl / 1000)) : 0);
+        },
+        windowMs,
+        perMinute,
+      );
+    });
+  };
 }
