@@ -10,6 +10,8 @@ const POSTGRES_SUITES = [
   'test/workspace/audit-retention.test.ts',
   'test/workspace/people-desk.test.ts',
   'test/workspace/two-nodes.test.ts',
+  // docs/workspace.md, "Throttling": parallel sign-in bursts and TOTP codes on two nodes.
+  'test/workspace/sign-in-bursts.test.ts',
   // The team's whole day in Chromium: search, statuses, « Relancer », release and export.
   'test/workspace/workspace-browser.test.ts',
   // docs/workspace.md: the dashboard's figures and the team's daily summary on both journals.
