@@ -71,25 +71,19 @@ async function secondFactor(
   return undefined;
 }
 
-const WINDOW_MS = 60_000;
-
 /**
  * docs/workspace.md, "Audit trail" (OWASP Logging cheat sheet): a throttled burst is one line per
- * key and wait (or minute, for the in-flight cap), with its count, never one line per request.
+ * key and window, with its count, never one line per request.
  */
 async function recordThrottled(
   context: WorkspaceContext,
   refusal: Extract<ThrottleDecision, { allowed: false }>,
   now: Date,
 ) {
-  const window =
-    refusal.waitStartedAt.getTime() === now.getTime()
-      ? Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS
-      : refusal.waitStartedAt.getTime();
   const kind = refusal.key.slice(0, refusal.key.indexOf(':'));
   await context.store.staff.recordRepeated({
     ...auditEntry(null, 'sign-in-throttled', now, null, THROTTLE_KEY_LABELS[kind] ?? null),
-    id: `sign-in-throttled:${tokenHash(`${refusal.key} ${window}`)}`,
+    id: `sign-in-throttled:${tokenHash(`${refusal.key} ${refusal.window.toISOString()}`)}`,
   });
 }
 
