@@ -71,9 +71,11 @@ async function secondFactor(
   return undefined;
 }
 
+const WINDOW_MS = 60_000;
+
 /**
  * docs/workspace.md, "Audit trail" (OWASP Logging cheat sheet): a throttled burst is one line per
- * key and window, with its count, never one line per request.
+ * key and minute, with its count, never one line per request.
  */
 async function recordThrottled(
   context: WorkspaceContext,
@@ -83,7 +85,7 @@ async function recordThrottled(
   const kind = refusal.key.slice(0, refusal.key.indexOf(':'));
   await context.store.staff.recordRepeated({
     ...auditEntry(null, 'sign-in-throttled', now, null, THROTTLE_KEY_LABELS[kind] ?? null),
-    id: `sign-in-throttled:${tokenHash(`${refusal.key} ${refusal.window.toISOString()}`)}`,
+    id: `sign-in-throttled:${tokenHash(`${refusal.key} ${Math.floor(now.getTime() / WINDOW_MS)}`)}`,
   });
 }
 

@@ -49,17 +49,10 @@ const rules = Object.fromEntries(
   ]),
 ) as Record<KeyKind, ThrottleRule>;
 
-/** The window a refusal is counted in on the trail: the in-flight cap's, per minute. */
-const BUSY_WINDOW_MS = 60_000;
-
-/**
- * An attempt allowed (its keys claimed: `settle` when it is over), or refused: the key that
- * refused it, when to try again, and the window (the key's current wait, or the minute) that the
- * trail counts it in.
- */
+/** An attempt allowed (its keys claimed: `settle` when it is over), or refused by a key until later. */
 export type ThrottleDecision =
   | { allowed: true; settle(succeeded: boolean): Promise<void> }
-  | { allowed: false; key: string; retryAfterMs: number; window: Date };
+  | { allowed: false; key: string; retryAfterMs: number };
 
 /**
  * Decides before the expensive work (scrypt): the node's in-flight cap per key first, then one
@@ -80,8 +73,7 @@ export function createSignInThrottle(store: Store) {
   return async function attempt(keys: ThrottleKeys, now: Date): Promise<ThrottleDecision> {
     const busy = KINDS.find((kind) => (inFlight.get(keys[kind]) ?? 0) >= IN_FLIGHT[kind]);
     if (busy) {
-      const minute = new Date(Math.floor(now.getTime() / BUSY_WINDOW_MS) * BUSY_WINDOW_MS);
-      return { allowed: false, key: keys[busy], retryAfterMs: FIRST_WAIT_MS, window: minute };
+      return { allowed: false, key: keys[busy], retryAfterMs: FIRST_WAIT_MS };
     }
     const entered = KINDS.map((kind) => keys[kind]);
     for (const key of entered) inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
@@ -101,7 +93,6 @@ export function createSignInThrottle(store: Store) {
           allowed: false,
           key: keys[kind],
           retryAfterMs: Math.max(claim.retryAt.getTime() - now.getTime(), 1),
-          window: claim.waitStartedAt,
         };
       }
       claimed.push(keys[kind]);

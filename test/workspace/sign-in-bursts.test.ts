@@ -181,7 +181,7 @@ describe(`the activity log under a sign-in flood (${defaultTestDialect})`, () =>
     };
     const small = await burst(100);
     const large = await burst(400);
-    // 500 requests: one throttle line per key and wait, whatever the burst's size, and the
+    // 500 requests: one throttle line per key and minute, whatever the burst's size, and the
     // refusals that reached scrypt (5 free failures per typed address and client, at most).
     expect(large.throttled.length).toBe(small.throttled.length);
     expect(large.throttled.length).toBeLessThanOrEqual(6);
