@@ -4,6 +4,7 @@
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { ensureSiteBuilt } from '../../site/freshness.ts';
 import { privacySettings } from '../../site/privacy-notice.ts';
+import { contentDirOf } from '../../site/sample-content.ts';
 import { loadConfig as loadConfigFrom } from '../config.ts';
 import { LEAD_STATUSES, type LeadStatus } from '../domain/delivery/lead-status.ts';
 import { LEAD_KINDS, type LeadKind } from '../schemas/lead-kinds.ts';
@@ -66,6 +67,7 @@ export function createProgram(io: CliIo): Command {
         config.siteUrl,
         (line) => stdout.write(`${line}\n`),
         privacySettings(config),
+        contentDirOf(config.contentDir),
       );
       // The site is built with the umask the process got (a web server may read it); what DATA_DIR
       // receives from here on is private.
@@ -120,6 +122,7 @@ export function createProgram(io: CliIo): Command {
         outDir: config.distDir,
         identity: identityPolicyFromEnv(env, options.allowSampleIdentity),
         privacy: privacySettings(config),
+        contentDir: contentDirOf(config.contentDir),
       }).catch(async (error: unknown) => {
         // A build refused (a mistake in site/agency.yaml) exits at once: esbuild's process is let
         // finish first, or it dies writing a Go stack trace under the one-line message.

@@ -88,7 +88,7 @@ describe('the Docker image’s start (Dockerfile run stage)', { timeout: 120_000
     });
     expect(await launched.exited).toEqual({ code: 2, signal: null });
     expect(expectOneLine(launched.stderr())).toMatch(
-      /^Configuration invalide : NODE_ENV=production refuse de démarrer : site\/agency\.yaml still holds \d+ sample values/,
+      /^Configuration invalide : NODE_ENV=production refuse de démarrer : site\/agency\.yaml contient encore \d+ valeurs d’exemple/,
     );
     expect(existsSync(join(volume, 'leadgate-site', 'dist'))).toBe(false);
   });

@@ -116,7 +116,7 @@ describe(
       expect(await launched.exited).toEqual({ code: 2, signal: null });
       expect(directives('RestartPreventExitStatus')).toEqual(['2']);
       expect(expectOneLine(launched.stderr())).toMatch(
-        /^Configuration invalide : NODE_ENV=production refuse de démarrer : site\/agency\.yaml still holds/,
+        /^Configuration invalide : NODE_ENV=production refuse de démarrer : site\/agency\.yaml contient encore/,
       );
       expect(existsSync(join(stateDir, 'dist'))).toBe(false);
     });
