@@ -2,8 +2,9 @@ import { mailIdentity } from '../../site/mail-identity.ts';
 import type { Config } from '../config.ts';
 import { createProvider } from '../providers/create-provider.ts';
 import { journalName } from '../store/create-store.ts';
+import { journalLine } from './journal-choice.ts';
 import { withStore } from './leads-commands.ts';
-import { refuseMisleadingStart, sayWhereMailGoes } from './start-checks.ts';
+import { sayWhereMailGoes } from './start-checks.ts';
 
 /**
  * `leadgate check` (docs/deployment.md): what `serve` checks before it listens, and nothing more:
@@ -13,14 +14,14 @@ import { refuseMisleadingStart, sayWhereMailGoes } from './start-checks.ts';
  */
 export async function checkStart(
   config: Config,
-  env: NodeJS.ProcessEnv,
   out: NodeJS.WritableStream,
   warn: (line: string) => void,
 ): Promise<void> {
-  refuseMisleadingStart(config, env);
+  // Production's refusals ran before, with every command that delivers (program.ts).
   await withStore(config, async (store) => {
     await createProvider(config, store, mailIdentity()).close();
   });
+  warn(journalLine(config));
   sayWhereMailGoes(config, warn);
   out.write(
     `prêt : MAIL_PROVIDER=${config.mail.provider}, journal ${journalName(config)} à jour\n`,

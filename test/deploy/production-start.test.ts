@@ -154,9 +154,11 @@ describe('NODE_ENV=production refuses a start that would mislead', { timeout: 12
     try {
       expect(await healthyOrExited(launched, url)).toBe('healthy');
       // Said once the server listens: wait for the line, bounded.
-      for (let round = 0; round < 100 && launched.stderr() === ''; round++) await sleep(100);
+      for (let round = 0; round < 100 && !launched.stderr().includes('attention'); round++) {
+        await sleep(100);
+      }
       expect(launched.stderr()).toBe(
-        `attention : MAIL_PROVIDER=outbox, les e-mails (confirmations, notifications à equipe@atelier-dupont.fr) sont écrits en fichiers .eml dans ${join(dataDir, 'outbox')} et ne partent vers personne\n`,
+        `journal : SQLite ${join(dataDir, 'leadgate.sqlite')}\nattention : MAIL_PROVIDER=outbox, les e-mails (confirmations, notifications à equipe@atelier-dupont.fr) sont écrits en fichiers .eml dans ${join(dataDir, 'outbox')} et ne partent vers personne\n`,
       );
     } finally {
       launched.process.kill('SIGTERM');
