@@ -14,6 +14,7 @@ import { ignoreBodies } from './http/api/body-parsers.ts';
 import { apiErrors } from './schemas/error-catalog.ts';
 import { registerErrorHandler } from './http/api/error-handler.ts';
 import { registerHealthRoutes } from './http/api/health-routes.ts';
+import { createJournalHealth } from './http/api/journal-health.ts';
 import { readFormPages } from './http/forms/form-pages.ts';
 import { newsletterPageHtml, registerNewsletterRoutes } from './http/api/newsletter-routes.ts';
 import { createMetrics, measuredDeliveries, registerMetrics } from './observability/metrics.ts';
@@ -143,7 +144,12 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   // Only the API plugin and /mcp read bodies (their own parsers); everything else answers without.
   ignoreBodies(app);
-  registerErrorHandler(app, bodyLimit);
+  // docs/operations.md: a journal refusing writes makes the node not ready, logged once per cause.
+  const journalHealth = createJournalHealth(app.log);
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method === 'POST' && reply.statusCode < 400) journalHealth.wrote();
+  });
+  registerErrorHandler(app, bodyLimit, journalHealth);
 
   await app.register(cors, CORS_OPTIONS);
 
@@ -161,7 +167,7 @@ export async function buildApp({
     ...counters.settings,
     refusals,
   };
-  registerHealthRoutes(app, store, () => [counters.health?.warning()]);
+  registerHealthRoutes(app, store, () => [counters.health?.warning()], journalHealth);
   registerMetrics(app, metrics, config.metricsToken);
   const deliveries = measuredDeliveries(store.deliveries, metrics);
   const dispatcher = createDispatcherFor(
