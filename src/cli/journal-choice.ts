@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { InvalidConfigError, type Config } from '../config.ts';
-import { sqliteFile } from '../store/create-store.ts';
+import { InvalidConfigError, type Config } from '../kernel/config.ts';
+import { sqliteFile } from '../wiring/create-store.ts';
 
 /**
  * docs/operations.md ("Une commande sur le bon journal"): what a command does with the journal. Only

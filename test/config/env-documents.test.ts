@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { parseEnv } from 'node:util';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { renderEnvExample } from '../../src/config/env-example.ts';
-import { variableDocs } from '../../src/config/env-schema.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { renderEnvExample } from '../../src/kernel/config/env-example.ts';
+import { variableDocs } from '../../src/kernel/config/env-schema.ts';
 import { parseDockerEnvFile, parseSystemdEnvironmentFile } from '../helpers/env-files.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');

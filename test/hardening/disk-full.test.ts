@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loggerOptions } from '../../src/observability/logging.ts';
+import { loggerOptions } from '../../src/kernel/observability/logging.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 
 /*

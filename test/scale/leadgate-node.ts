@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { splitJournalLine } from '../helpers/journal-line.ts';
-import { loadConfig } from '../../src/config.ts';
-import type { Store } from '../../src/domain/store.ts';
-import { createStore } from '../../src/store/create-store.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import type { Store } from '../../src/kernel/journal/store.ts';
+import { createStore } from '../../src/wiring/create-store.ts';
 import { freePort } from '../helpers/postgres-cluster.ts';
 
 /** docs/deployment.md: one real `leadgate serve` process, as a node behind a load balancer runs it. */
