@@ -16,6 +16,27 @@ function reportIdentityError(error) {
   process.exit(2);
 }
 
+/**
+ * `leadgate --env-file FILE <command>`: the file is loaded before the code, since the identity file
+ * (AGENCY_FILE) is read as the modules load; the command's own option says what a bad file is
+ * (src/config/env-file.ts). Node's parser, the environment winning, as the command's does.
+ */
+function preloadEnvFile(argv) {
+  // Only before the command's name, as the program reads it: `config example --env-file` is another option.
+  const at = argv.findIndex((arg) => arg === '--env-file' || arg.startsWith('--env-file='));
+  const command = argv.findIndex(
+    (arg, index) => !arg.startsWith('-') && argv[index - 1] !== '--env-file',
+  );
+  if (at < 0 || (command >= 0 && command < at)) return;
+  const file = argv[at] === '--env-file' ? argv[at + 1] : argv[at].slice('--env-file='.length);
+  try {
+    if (file) process.loadEnvFile(file);
+  } catch {
+    // Said in one line by the command itself.
+  }
+}
+
+preloadEnvFile(process.argv.slice(2));
 const bundle = process.env.LEADGATE_BUNDLE === '0' ? undefined : freshBundle();
 try {
   if (bundle) {

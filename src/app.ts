@@ -15,6 +15,7 @@ import { ignoreBodies } from './kernel/http/body-parsers.ts';
 import { apiErrors } from './kernel/schemas/error-catalog.ts';
 import { registerErrorHandler } from './kernel/http/error-handler.ts';
 import { registerHealthRoutes } from './kernel/http/health-routes.ts';
+import { createJournalHealth } from './kernel/http/journal-health.ts';
 import { readFormPages } from './features/intake/forms/form-pages.ts';
 import {
   newsletterPageHtml,
@@ -148,7 +149,12 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   // Only the API plugin and /mcp read bodies (their own parsers); everything else answers without.
   ignoreBodies(app);
-  registerErrorHandler(app, bodyLimit);
+  // docs/operations.md: a journal refusing writes makes the node not ready, logged once per cause.
+  const journalHealth = createJournalHealth(app.log);
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method === 'POST' && reply.statusCode < 400) journalHealth.wrote();
+  });
+  registerErrorHandler(app, bodyLimit, journalHealth);
 
   await app.register(cors, CORS_OPTIONS);
 
@@ -166,7 +172,7 @@ export async function buildApp({
     ...counters.settings,
     refusals,
   };
-  registerHealthRoutes(app, store, () => [counters.health?.warning()]);
+  registerHealthRoutes(app, store, () => [counters.health?.warning()], journalHealth);
   registerMetrics(app, metrics, config.metricsToken);
   const deliveries = measuredDeliveries(store.deliveries, metrics);
   const dispatcher = createDispatcherFor(

@@ -128,11 +128,13 @@ export async function dispatch(
   config: Config,
   out: NodeJS.WritableStream,
   stopped: Promise<unknown>,
+  ready: () => void = () => {},
 ) {
   // A worker's lines go where `serve`'s do: JSON on stdout, for journald or the container's log driver.
   const log = createLogger(config, out);
   await withDispatcher(config, out, log, { refuseForeignSteps: false }, async (dispatcher) => {
     dispatcher.start();
+    ready();
     out.write('Livraison en cours ; SIGTERM ou Ctrl-C pour arrêter.\n');
     await stopped;
     await dispatcher.stop();

@@ -4,12 +4,15 @@
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { ensureSiteBuilt } from '../features/site/freshness.ts';
 import { privacySettings } from '../features/site/privacy-notice.ts';
+import { contentDirOf } from '../features/site/sample-content.ts';
 import { loadConfig as loadConfigFrom } from '../kernel/config.ts';
 import { LEAD_STATUSES, type LeadStatus } from '../kernel/lead/lead-status.ts';
 import { LEAD_KINDS, type LeadKind } from '../kernel/schemas/lead-kinds.ts';
 import { renderEnvExample } from '../kernel/config/env-example.ts';
 import { startServer } from '../server.ts';
 import { refuseMisleadingStart, sayWhereMailGoes } from './start-checks.ts';
+import { journalLine, journalUse, refuseWrongJournal } from './journal-choice.ts';
+import { loadEnvFile } from '../kernel/config/env-file.ts';
 import { checkStart } from './check-command.ts';
 import { checkProviderAccount } from './config-check-command.ts';
 import { backupDatabase, databaseStatus, migrateDatabase } from './db-commands.ts';
@@ -33,6 +36,19 @@ function privateFiles(): void {
   process.umask(0o077);
 }
 
+/** The commands that deliver leads: production's refusals first (src/cli/start-checks.ts). */
+const DELIVERS = new Set(['serve', 'dispatch', 'check', 'leads replay', 'leads release']);
+
+/** The commands that say their journal once the start succeeded (journal-choice.ts). */
+const SAYS_ONCE_STARTED = new Set(['serve', 'dispatch', 'check']);
+
+/** A subcommand's words, `team add`. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
 /** Every command, writing to `io` and reading its settings from `io.env` only. */
 export function createProgram(io: CliIo): Command {
   const { env, stdout, stderr } = io;
@@ -47,10 +63,29 @@ export function createProgram(io: CliIo): Command {
       writeErr: (text) => stderr.write(text),
     });
 
-  // Every command but the site build, which writes files a web server may serve, and `serve`, which
-  // makes its files private once its site is built.
+  // Before the command's name (`leadgate --env-file F team add`): `config example --env-file` is another option.
+  program
+    .enablePositionalOptions()
+    .option(
+      '--env-file <fichier>',
+      'lit les réglages du service dans ce fichier (celui de systemd ou de Docker) avant la commande',
+    );
   program.hook('preAction', (_program, command) => {
-    if (!['build', 'serve'].includes(command.name())) privateFiles();
+    const path = commandPath(command);
+    // Every command but the site build, which writes files a web server may serve, and `serve`,
+    // which makes its files private once its site is built.
+    if (!['build', 'serve'].includes(path)) privateFiles();
+    const { envFile } = program.opts<{ envFile?: string }>();
+    if (envFile) loadEnvFile(env, envFile);
+    if (journalUse(path) === 'none') return;
+    const config = loadConfig();
+    // Before anything is created, built, migrated or opened: the journal, then production's
+    // refusals (docs/deployment.md, "Production").
+    refuseWrongJournal(config, env, path);
+    if (DELIVERS.has(path)) refuseMisleadingStart(config, env);
+    // First line of every command that opens the journal: which one (docs/operations.md). The
+    // service's processes and the start check say it once started, so a refused start stays one line.
+    if (!SAYS_ONCE_STARTED.has(path)) warn(journalLine(config));
   });
 
   program
@@ -58,20 +93,20 @@ export function createProgram(io: CliIo): Command {
     .description('Sert le site et l’API (PORT, 3000 par défaut).')
     .action(async () => {
       const config = loadConfig();
-      // docs/deployment.md ("Production"): refused before anything is built or migrated.
-      refuseMisleadingStart(config, env);
       // A fresh clone has no dist/: build it (or rebuild a stale one) so `npm ci && npm start` works.
       await ensureSiteBuilt(
         config.distDir,
         config.siteUrl,
         (line) => stdout.write(`${line}\n`),
         privacySettings(config),
+        contentDirOf(config.contentDir),
       );
       // The site is built with the umask the process got (a web server may read it); what DATA_DIR
       // receives from here on is private.
       privateFiles();
       await startServer(config);
       // Once listening, so a refused start stays one line.
+      warn(journalLine(config));
       sayWhereMailGoes(config, warn);
     });
 
@@ -81,7 +116,7 @@ export function createProgram(io: CliIo): Command {
       'Vérifie ce que serve vérifie au démarrage (réglages, production, journal migré, fournisseur), puis s’arrête.',
     )
     .action(async () => {
-      await checkStart(loadConfig(), env, stdout, warn);
+      await checkStart(loadConfig(), stdout, warn);
     });
 
   program
@@ -93,9 +128,10 @@ export function createProgram(io: CliIo): Command {
         process.once('SIGINT', resolve);
       });
       const config = loadConfig();
-      refuseMisleadingStart(config, env);
-      sayWhereMailGoes(config, warn);
-      await dispatch(config, stdout, stopped);
+      await dispatch(config, stdout, stopped, () => {
+        warn(journalLine(config));
+        sayWhereMailGoes(config, warn);
+      });
     });
 
   program
@@ -120,6 +156,7 @@ export function createProgram(io: CliIo): Command {
         outDir: config.distDir,
         identity: identityPolicyFromEnv(env, options.allowSampleIdentity),
         privacy: privacySettings(config),
+        contentDir: contentDirOf(config.contentDir),
       }).catch(async (error: unknown) => {
         // A build refused (a mistake in site/agency.yaml) exits at once: esbuild's process is let
         // finish first, or it dies writing a Go stack trace under the one-line message.
@@ -207,7 +244,6 @@ export function createProgram(io: CliIo): Command {
     )
     .action(async (options: { destination?: string }) => {
       const config = loadConfig();
-      refuseMisleadingStart(config, env);
       const { failed } = await replayLeads(
         config,
         stdout,
@@ -224,7 +260,6 @@ export function createProgram(io: CliIo): Command {
     .argument('<id>', 'identifiant de la demande (leads list --status spam)')
     .action(async (id: string) => {
       const config = loadConfig();
-      refuseMisleadingStart(config, env);
       if (!(await releaseLead(config, id, stdout, stderr, createLogger(config, stderr))))
         io.exitCode = 1;
     });

@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { SampleIdentityError } from '../features/site/identity-check.ts';
 import { InvalidConfigError } from '../kernel/config.ts';
 import { DatabaseUnavailableError } from '../kernel/journal/postgres/postgres-database.ts';
+import { NewerJournalError } from '../kernel/journal/migrations.ts';
 import type { CliIo } from './cli-io.ts';
 import { createProgram } from './program.ts';
 
@@ -22,6 +23,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof DatabaseUnavailableError) {
       line(error.message);
       return 1;
+    }
+    // docs/operations.md: a journal a newer leadgate wrote: one line, nothing written, exit 2.
+    if (error instanceof NewerJournalError) {
+      line(error.message);
+      return 2;
     }
     // A sample identity in production is a setting that cannot work: one line, exit 2.
     if (error instanceof SampleIdentityError) {

@@ -3,13 +3,14 @@ import {
   identityPolicyFromEnv,
   SampleIdentityError,
 } from '../features/site/identity-check.ts';
+import { contentDirOf } from '../features/site/sample-content.ts';
 import { InvalidConfigError, type Config } from '../kernel/config.ts';
 import { outboxNotice, productionProblems } from '../kernel/config/production-checks.ts';
 import { assertDataDirWritable } from '../kernel/config/startup-checks.ts';
 
 /**
  * docs/deployment.md ("Production"): what every process that delivers leads checks before doing
- * anything (no site build, no migration): in production, the site's sample identity, `.example`
+ * anything (no site build, no migration): in production, the site's sample identity and sample pages, `.example`
  * addresses and an outbox nobody chose, refused together in one line (exit 2 in main.ts); then a
  * DATA_DIR it cannot write.
  */
@@ -17,7 +18,7 @@ export function refuseMisleadingStart(config: Config, env: NodeJS.ProcessEnv): v
   const problems = productionProblems(config);
   try {
     // The policy reads NODE_ENV and ALLOW_SAMPLE_IDENTITY, as `leadgate build` does.
-    checkIdentity(identityPolicyFromEnv(env));
+    checkIdentity(identityPolicyFromEnv(env), undefined, contentDirOf(config.contentDir));
   } catch (error) {
     if (!(error instanceof SampleIdentityError)) throw error;
     problems.unshift(error.message);

@@ -17,6 +17,8 @@ export interface Config {
   dataDir: string;
   /** docs/site.md: where `leadgate build` writes the site and `leadgate serve` reads it. */
   distDir: string;
+  /** docs/site.md: CONTENT_DIR, the instance's own pages; unset, the shipped site/content. */
+  contentDir: string | undefined;
   siteUrl: string;
   logLevel: LogLevel;
   /** docs/operations.md: the Bearer token of GET /metrics; unset, the route does not exist. */
@@ -161,6 +163,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: env.HOST,
     dataDir: resolve(env.DATA_DIR),
     distDir: resolve(env.DIST_DIR),
+    contentDir: env.CONTENT_DIR === undefined ? undefined : resolve(env.CONTENT_DIR),
     siteUrl: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,

@@ -22,6 +22,8 @@ export interface MimeMailOptions {
   /** Erases the copies kept of these leads' messages (the outbox's files); says how many. */
   eraseCopies?: (leadIds: readonly string[]) => Promise<number>;
   close?: () => Promise<void>;
+  /** Provider.verify: the connection and sign-in, without sending. */
+  verify?: (signal: AbortSignal) => Promise<string | undefined>;
   /** The setting that says where the e-mails go (Destination.reachedThrough). */
   reachedThrough?: string;
 }
@@ -70,6 +72,10 @@ export class MimeMailProvider implements Provider {
     await this.handOver({ raw, envelope, ref, role: message.role }, signal);
     return messageId;
   };
+
+  async verify(signal: AbortSignal): Promise<string | undefined> {
+    return this.options.verify?.(signal);
+  }
 
   async close(): Promise<void> {
     await this.options.close?.();

@@ -1,10 +1,12 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import {
   migrateToLatest,
   migrationStates,
+  NewerJournalError,
+  unknownMigrations,
   type DialectSchema,
 } from '../kernel/journal/migrations.ts';
 import type { JournalWrites } from '../kernel/journal/journal-writes.ts';
@@ -120,6 +122,12 @@ function postgres(connectionString: string, settings: PostgresSettings): Opened 
     search: postgresLeadSearch,
     async migrate() {
       await assertReachable(db, connectionString);
+      await refuseNewerJournal(
+        db,
+        postgresSchema,
+        'sur PostgreSQL',
+        'la dernière sauvegarde pg_dump prise avant la mise à jour',
+      );
       // Kysely's Migrator holds a PostgreSQL advisory lock: nodes starting together migrate once. The
       // others wait for it, and a migration may outlast a request, so this one connection has no
       // statement timeout.
@@ -160,6 +168,7 @@ function sqlite(dataDir: string): Opened {
     // Kysely takes no lock on SQLite: the write lock of BEGIN IMMEDIATE makes a second process (the
     // server and `leads replay` started together) wait, then find the migrations already applied.
     async migrate() {
+      await refuseNewerJournal(db, sqliteSchema, `${file}`, newestBackup(dataDir));
       await backupBeforeSchemaChange(database, db, dataDir);
       database.exec('BEGIN IMMEDIATE');
       try {
@@ -171,6 +180,31 @@ function sqlite(dataDir: string): Opened {
       }
     },
   };
+}
+
+/**
+ * docs/operations.md (« Upgrades and rollback »): one line naming the migration this version does not
+ * know and the backup to restore, before anything is written (no backup, no migration).
+ */
+async function refuseNewerJournal(
+  db: Kysely<Database>,
+  schema: DialectSchema,
+  where: string,
+  backup: string | undefined,
+): Promise<void> {
+  const unknown = await unknownMigrations(db as Kysely<unknown>, schema);
+  if (unknown.length === 0) return;
+  throw new NewerJournalError(
+    `Journal plus récent que ce programme : ${where} porte la migration ${unknown.join(', ')}, inconnue de cette version de leadgate (une version plus récente l’a écrite) ; rien n’a été écrit. Relancez la version plus récente, ou restaurez ${backup ?? 'la sauvegarde prise avant la mise à jour'} (docs/operations.md, « Upgrades and rollback »)`,
+  );
+}
+
+/** The newest copy taken before a migration, in DATA_DIR/backups. */
+function newestBackup(dataDir: string): string | undefined {
+  const dir = join(dataDir, 'backups');
+  if (!existsSync(dir)) return undefined;
+  const names = readdirSync(dir).filter((name) => name.endsWith('.sqlite'));
+  return names.length > 0 ? join(dir, names.sort().at(-1)!) : undefined;
 }
 
 /**

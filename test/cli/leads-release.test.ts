@@ -104,7 +104,11 @@ describe('leadgate leads release (docs/operations.md)', { timeout: 300_000 }, ()
     };
     for (const [target, line] of Object.entries(refusals)) {
       const run = await leadgate(['leads', 'release', target]);
-      expect(run).toEqual({ code: 1, stdout: '', stderr: line });
+      expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: line,
+      });
     }
     expect(await destinationsOf(audit!.lead.id)).toEqual([
       'agency-notification pending',

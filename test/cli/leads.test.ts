@@ -51,7 +51,9 @@ describe('leadgate leads list (README, Commands)', () => {
       const run = await leadgate(command);
       expect(run.code, run.stderr).toBe(2);
       expect(run.stdout).toBe('');
-      expect(run.stderr).toMatch(/^Configuration invalide : DATA_DIR ".*" holds no journal .*\n$/);
+      expect(run.stderr).toMatch(
+        /^Configuration invalide : aucun journal à .*\/leadgate\.sqlite \(DATA_DIR\) : « leadgate leads (list|export) » travaille sur le journal du service et n’en crée pas ; .*\n$/,
+      );
     }
     expect(readdirSync(dataDir)).toEqual([]);
   });

@@ -47,6 +47,7 @@ describe('leadgate team add', () => {
 
   it('refuses an address that is not one', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'leadgate-team-'));
+    expect((await runLeadgate(['db', 'migrate'], { DATA_DIR: dataDir })).code).toBe(0);
     const run = await runLeadgate(['team', 'add', 'pas-une-adresse'], { DATA_DIR: dataDir });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Adresse e-mail invalide');

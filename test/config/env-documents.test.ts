@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { parseEnv } from 'node:util';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/kernel/config.ts';
 import { renderEnvExample } from '../../src/kernel/config/env-example.ts';
 import { variableDocs } from '../../src/kernel/config/env-schema.ts';
 import { parseDockerEnvFile, parseSystemdEnvironmentFile } from '../helpers/env-files.ts';
@@ -9,6 +12,22 @@ import { parseDockerEnvFile, parseSystemdEnvironmentFile } from '../helpers/env-
 const ROOT = resolve(import.meta.dirname, '../..');
 const ENV_EXAMPLE = resolve(ROOT, '.env.example');
 const variables = variableDocs();
+
+/** The values a POSIX shell gets from `set -a; . file`. */
+function shellLoaded(file: string, names: string[]): Record<string, string> {
+  const printed = execFileSync(
+    'sh',
+    [
+      '-c',
+      `set -a; . "$1"; set +a; for name in ${names.join(' ')}; do eval "printf '%s\\0' \\"\\$$name\\""; done`,
+      'sh',
+      file,
+    ],
+    { env: { PATH: process.env.PATH }, encoding: 'utf8' },
+  );
+  const values = printed.split('\0').slice(0, -1);
+  return Object.fromEntries(names.map((name, index) => [name, values[index]!]));
+}
 
 /** What the file must set once loaded: each default, or an empty value for "unset" or "choose". */
 const expected = Object.fromEntries(variables.map((variable) => [variable.name, variable.written]));
@@ -22,19 +41,7 @@ describe('.env.example (generated from the configuration schema)', () => {
   });
 
   it('loads in sh with `set -a; . ./.env`: every variable, every value intact', () => {
-    const names = variables.map((variable) => variable.name);
-    const printed = execFileSync(
-      'sh',
-      [
-        '-c',
-        `set -a; . "$1"; set +a; for name in ${names.join(' ')}; do eval "printf '%s\\0' \\"\\$$name\\""; done`,
-        'sh',
-        ENV_EXAMPLE,
-      ],
-      { env: { PATH: process.env.PATH }, encoding: 'utf8' },
-    );
-    const values = printed.split('\0').slice(0, -1);
-    expect(Object.fromEntries(names.map((name, index) => [name, values[index]]))).toEqual(expected);
+    expect(shellLoaded(ENV_EXAMPLE, Object.keys(expected))).toEqual(expected);
   });
 
   it('loads as a systemd EnvironmentFile: the same values, quotes removed', () => {
@@ -55,11 +62,32 @@ describe('deploy/leadgate.env.example (systemd EnvironmentFile and docker run --
     ).toBe(renderEnvExample('env-file'));
   });
 
-  it('reads the same in systemd and in Docker, without the paths and NODE_ENV', () => {
+  it('reads the same in systemd, in a POSIX shell and with Node’s --env-file, without the paths and NODE_ENV', () => {
     expect([DATA_DIR, DIST_DIR, NODE_ENV]).toEqual(['./data', './dist', '']);
     expect(parseSystemdEnvironmentFile(text)).toEqual(fromTheFile);
-    // Docker keeps quotes: a quoted value would reach leadgate as `'3000'` (README, "Deployments").
-    expect(parseDockerEnvFile(text)).toEqual(fromTheFile);
+    expect(shellLoaded(path, Object.keys(fromTheFile))).toEqual(fromTheFile);
+    expect(parseEnv(text)).toEqual(fromTheFile);
+  });
+
+  it('a value filled in with spaces and <…> still loads in a shell and in systemd alike', () => {
+    const filled = text.replace(
+      "MAIL_FROM='Agence <bonjour@agence.example>'",
+      "MAIL_FROM='Atelier Boréal <bonjour@atelier-boreal.fr>'",
+    );
+    const file = join(mkdtempSync(join(tmpdir(), 'leadgate-env-')), 'leadgate.env');
+    writeFileSync(file, filled);
+    expect(shellLoaded(file, ['MAIL_FROM']).MAIL_FROM).toBe(
+      'Atelier Boréal <bonjour@atelier-boreal.fr>',
+    );
+    expect(parseSystemdEnvironmentFile(filled).MAIL_FROM).toBe(
+      'Atelier Boréal <bonjour@atelier-boreal.fr>',
+    );
+  });
+
+  it('Docker keeps the quotes, leadgate reads the same settings', () => {
+    expect(loadConfig(parseDockerEnvFile(text))).toEqual(
+      loadConfig(parseSystemdEnvironmentFile(text)),
+    );
   });
 });
 

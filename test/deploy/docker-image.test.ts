@@ -88,8 +88,37 @@ describe('the Docker image’s start (Dockerfile run stage)', { timeout: 120_000
     });
     expect(await launched.exited).toEqual({ code: 2, signal: null });
     expect(expectOneLine(launched.stderr())).toMatch(
-      /^Configuration invalide : NODE_ENV=production refuse de démarrer : site\/agency\.yaml still holds \d+ sample values/,
+      /^Configuration invalide : NODE_ENV=production refuse de démarrer : site\/agency\.yaml contient encore \d+ valeurs d’exemple/,
     );
     expect(existsSync(join(volume, 'leadgate-site', 'dist'))).toBe(false);
+  });
+
+  it('`docker exec <container> node bin/leadgate.js …` opens the volume’s journal (docs/operations.md)', async () => {
+    // A command started in the running container gets the image's ENV and the container's env file.
+    const volume = mkdtempSync(join(scratch, 'exec-'));
+    chmodSync(volume, 0o755);
+    mkdirSync(join(volume, 'leadgate'), { mode: 0o700 });
+    if (asUser.uid !== undefined) chownSync(join(volume, 'leadgate'), asUser.uid, asUser.gid);
+    const env = {
+      PATH: process.env.PATH ?? '',
+      ...Object.fromEntries(
+        Object.entries(stage.env).map(([name, value]) => [
+          name,
+          value.replace('/var/lib/', `${volume}/`),
+        ]),
+      ),
+      ...parseDockerEnvFile(readFileSync(join(ROOT, 'deploy/leadgate.env.example'), 'utf8')),
+    };
+    const exec = (args: string[]) =>
+      launch(process.execPath, ['bin/leadgate.js', ...args], {
+        cwd: stage.workdir.replace('/app', ROOT),
+        env,
+        ...asUser,
+      });
+    const migrated = exec(['db', 'migrate']);
+    expect(await migrated.exited, migrated.stderr()).toEqual({ code: 0, signal: null });
+    const listed = exec(['leads', 'list']);
+    expect(await listed.exited, listed.stderr()).toEqual({ code: 0, signal: null });
+    expect(listed.stderr()).toBe(`journal : SQLite ${join(volume, 'leadgate/leadgate.sqlite')}\n`);
   });
 });

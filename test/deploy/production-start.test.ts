@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -31,6 +31,15 @@ const AGENCY = {
   AGENCY_EMAIL: 'equipe@atelier-dupont.fr',
 };
 
+/** site/agency.yaml with every `!exemple` value kept as the agency's own: no sample value left. */
+function filledIdentity(): string {
+  const dir = mkdtempSync(join(scratch, 'identity-'));
+  cpSync(join(ROOT, 'site/images'), join(dir, 'images'), { recursive: true });
+  const text = readFileSync(join(ROOT, 'site/agency.yaml'), 'utf8').replaceAll('!exemple ', '');
+  writeFileSync(join(dir, 'agency.yaml'), text);
+  return join(dir, 'agency.yaml');
+}
+
 async function leadgate(command: string, env: Record<string, string>) {
   const port = String(await freePort());
   const dataDir = mkdtempSync(join(scratch, 'data-'));
@@ -52,7 +61,7 @@ async function leadgate(command: string, env: Record<string, string>) {
 }
 
 describe('NODE_ENV=production refuses a start that would mislead', { timeout: 120_000 }, () => {
-  it('serve with the sample identity of src/features/site/agency.ts: one line, exit 2, no site built', async () => {
+  it('serve with the sample identity and pages: one line, exit 2, no site built', async () => {
     const fresh = join(mkdtempSync(join(scratch, 'dist-')), 'dist');
     const { launched } = await leadgate('serve', {
       ...AGENCY,
@@ -62,10 +71,60 @@ describe('NODE_ENV=production refuses a start that would mislead', { timeout: 12
     });
     expect(await launched.exited).toEqual({ code: 2, signal: null });
     expect(expectOneLine(launched.stderr())).toMatch(
-      /^Configuration invalide : NODE_ENV=production refuse de démarrer : site\/agency\.yaml still holds \d+ sample values/,
+      /^Configuration invalide : NODE_ENV=production refuse de démarrer : site\/agency\.yaml contient encore \d+ valeurs d’exemple .* ; site\/content publie 3 pages d’exemple/,
     );
     // A refused start does not rebuild dist/ first.
     expect(existsSync(fresh)).toBe(false);
+  });
+
+  it('serve with the identity filled in but the sample case studies: one line naming them', async () => {
+    const { launched } = await leadgate('serve', {
+      ...AGENCY,
+      AGENCY_FILE: filledIdentity(),
+      MAIL_PROVIDER: 'outbox',
+    });
+    expect(await launched.exited).toEqual({ code: 2, signal: null });
+    expect(expectOneLine(launched.stderr())).toBe(
+      'Configuration invalide : NODE_ENV=production refuse de démarrer : site/content publie 3 pages d’exemple (sample: true) : realisations/atelier-velo-croix-rousse.md, realisations/cabinet-ferrand-avocats.md, realisations/durand-renovation.md ; remplacez-les (votre propre contenu : CONTENT_DIR), ou publiez-les exprès avec --allow-sample-identity (ALLOW_SAMPLE_IDENTITY=1)',
+    );
+  });
+
+  it('serve with CONTENT_DIR, the instance’s own pages: starts and publishes them, not the samples', async () => {
+    const content = join(mkdtempSync(join(scratch, 'content-')), 'content');
+    cpSync(join(ROOT, 'site/content'), content, { recursive: true });
+    for (const sample of [
+      'atelier-velo-croix-rousse',
+      'cabinet-ferrand-avocats',
+      'durand-renovation',
+    ]) {
+      rmSync(join(content, 'realisations', `${sample}.md`));
+    }
+    writeFileSync(
+      join(content, 'tarifs.md'),
+      readFileSync(join(content, 'tarifs.md'), 'utf8').replace(
+        /\n---\n[\s\S]*$/,
+        '\n---\n\nLes tarifs de l’Atelier Dupont.\n',
+      ),
+    );
+    const { launched, url } = await leadgate('serve', {
+      ...AGENCY,
+      AGENCY_FILE: filledIdentity(),
+      CONTENT_DIR: content,
+      MAIL_PROVIDER: 'outbox',
+      DIST_DIR: join(mkdtempSync(join(scratch, 'dist-')), 'dist'),
+    });
+    try {
+      expect(await healthyOrExited(launched, url)).toBe('healthy');
+      expect(await (await fetch(`${url}/tarifs`)).text()).toContain(
+        'Les tarifs de l’Atelier Dupont.',
+      );
+      const cases = await (await fetch(`${url}/realisations`)).text();
+      expect(cases).not.toContain('Ferrand');
+      expect((await fetch(`${url}/realisations/cabinet-ferrand-avocats`)).status).toBe(404);
+    } finally {
+      launched.process.kill('SIGTERM');
+      await launched.exited;
+    }
   });
 
   it('serve with the .example addresses and no MAIL_PROVIDER: one line naming each', async () => {
@@ -95,9 +154,11 @@ describe('NODE_ENV=production refuses a start that would mislead', { timeout: 12
     try {
       expect(await healthyOrExited(launched, url)).toBe('healthy');
       // Said once the server listens: wait for the line, bounded.
-      for (let round = 0; round < 100 && launched.stderr() === ''; round++) await sleep(100);
+      for (let round = 0; round < 100 && !launched.stderr().includes('attention'); round++) {
+        await sleep(100);
+      }
       expect(launched.stderr()).toBe(
-        `attention : MAIL_PROVIDER=outbox, les e-mails (confirmations, notifications à equipe@atelier-dupont.fr) sont écrits en fichiers .eml dans ${join(dataDir, 'outbox')} et ne partent vers personne\n`,
+        `journal : SQLite ${join(dataDir, 'leadgate.sqlite')}\nattention : MAIL_PROVIDER=outbox, les e-mails (confirmations, notifications à equipe@atelier-dupont.fr) sont écrits en fichiers .eml dans ${join(dataDir, 'outbox')} et ne partent vers personne\n`,
       );
     } finally {
       launched.process.kill('SIGTERM');

@@ -25,6 +25,7 @@ import { expectOneLine, healthyOrExited, launch } from './launch.ts';
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 const unit = readFileSync(join(ROOT, 'deploy/leadgate.service'), 'utf8');
+const runScript = readFileSync(join(ROOT, 'deploy/leadgate-run'), 'utf8');
 const NOBODY = 65534;
 const asService = process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {};
 
@@ -119,7 +120,7 @@ describe(
       expect(await launched.exited).toEqual({ code: 2, signal: null });
       expect(directives('RestartPreventExitStatus')).toEqual(['2']);
       expect(expectOneLine(launched.stderr())).toMatch(
-        /^Configuration invalide : NODE_ENV=production refuse de démarrer : site\/agency\.yaml still holds/,
+        /^Configuration invalide : NODE_ENV=production refuse de démarrer : site\/agency\.yaml contient encore/,
       );
       expect(existsSync(join(stateDir, 'dist'))).toBe(false);
     });
@@ -134,6 +135,53 @@ describe(
         launched.process.kill('SIGTERM');
       }
       expect(await launched.exited).toEqual({ code: 0, signal: null });
+    });
+
+    it('deploy/leadgate-run: a command with the unit’s user, env file, state directory and paths', async () => {
+      // The properties systemd-run gives the command are the unit's own.
+      const properties = Object.fromEntries(
+        [...runScript.matchAll(/--property=(\w+)=(\S+)/g)].map((match) => [match[1]!, match[2]!]),
+      );
+      for (const name of [
+        'DynamicUser',
+        'StateDirectory',
+        'StateDirectoryMode',
+        'EnvironmentFile',
+        'WorkingDirectory',
+        'UMask',
+      ]) {
+        expect([name, properties[name]]).toEqual([name, directives(name)[0]]);
+      }
+      // DynamicUser= names the service's user after its unit: the command shares its files.
+      expect(properties.User).toBe('leadgate');
+      const command = /^\s+(\/usr\/bin\/env .*) "\$@"$/m.exec(runScript)![1]!;
+      expect(directives('ExecStart')[0]).toMatch(
+        new RegExp(`^${command.replace(/ \/usr\/bin\/node .*$/, '').replaceAll('/', '\\/')} `),
+      );
+      expect(command).toMatch(/ \/usr\/bin\/node \/opt\/leadgate\/bin\/leadgate\.js$/);
+
+      // Run as systemd-run runs it: the env file, then the command line, in the unit's directory.
+      const envFile = await filledIn(deployExample);
+      const { launched, url, stateDir } = await startUnit(envFile);
+      try {
+        expect(await healthyOrExited(launched, url), launched.stderr()).toBe('healthy');
+      } finally {
+        launched.process.kill('SIGTERM');
+      }
+      await launched.exited;
+      const argv = command
+        .replaceAll('/var/lib/leadgate', stateDir)
+        .replaceAll('/opt/leadgate', ROOT)
+        .replace('/usr/bin/node', process.execPath)
+        .split(/\s+/);
+      const listed = launch(argv[0]!, [...argv.slice(1), 'leads', 'list'], {
+        cwd: properties.WorkingDirectory!.replace('/opt/leadgate', ROOT),
+        env: { PATH: process.env.PATH ?? '', ...parseSystemdEnvironmentFile(envFile) },
+        ...asService,
+      });
+      expect(await listed.exited, listed.stderr()).toEqual({ code: 0, signal: null });
+      expect(listed.stderr()).toBe(`journal : SQLite ${join(stateDir, 'leadgate.sqlite')}\n`);
+      expect(listed.stdout()).toBe('Aucune demande dans le journal.\n');
     });
 
     it('.env.example (DATA_DIR=./data, DIST_DIR=./dist) as the env file: the unit’s paths still win', async () => {

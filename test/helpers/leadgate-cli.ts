@@ -1,10 +1,14 @@
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../src/cli/run-cli.ts';
+import { splitJournalLine } from './journal-line.ts';
 
 export interface CliRun {
   code: number;
   stdout: string;
+  /** stderr after the journal line. */
   stderr: string;
+  /** The first line of stderr when it names the journal the command opened (docs/operations.md). */
+  journal?: string;
 }
 
 function collected(): { stream: PassThrough; text: () => string } {
@@ -31,5 +35,6 @@ export async function runLeadgate(args: string[], env: Record<string, string>): 
   });
   // PassThrough delivers its chunks on the next ticks.
   await new Promise((resolve) => setImmediate(resolve));
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+  const { journal, rest } = splitJournalLine(stderr.text());
+  return { code, stdout: stdout.text(), stderr: rest, ...(journal && { journal }) };
 }

@@ -117,6 +117,12 @@ function commandLines(document: string): string[] {
 function leadgateProblem(args: string[]): string | undefined {
   let command: Command = program;
   let index = 0;
+  // Options of the program itself come before the command's name (`--env-file <file>`).
+  for (; index < args.length && args[index]!.startsWith('--'); index++) {
+    const option = program.options.find((known) => known.long === args[index]!.split('=')[0]);
+    if (!option) return `leadgate has no option ${args[index]} before its command`;
+    if ((option.required || option.optional) && !args[index]!.includes('=')) index++;
+  }
   for (; index < args.length && !args[index]!.startsWith('-'); index++) {
     const next = command.commands.find((sub) => sub.name() === args[index]);
     if (!next) break;
@@ -152,6 +158,8 @@ function problem(command: string[]): string | undefined {
   if (program === 'npx') return 'npx may fetch a package from the registry: use npm exec --no --';
   if (program === 'leadgate')
     return 'leadgate is not on PATH: use node /opt/leadgate/bin/leadgate.js';
+  // deploy/leadgate-run, installed under /usr/local/bin: leadgate with the systemd unit's environment.
+  if (program.endsWith('/leadgate-run')) return leadgateProblem(args);
   if (program === 'node') {
     const script = args.findIndex((arg) => arg.endsWith('bin/leadgate.js'));
     return script >= 0 ? leadgateProblem(args.slice(script + 1)) : undefined;

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { splitJournalLine } from '../helpers/journal-line.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
 import type { Store } from '../../src/kernel/journal/store.ts';
 import { createStore } from '../../src/wiring/create-store.ts';
@@ -144,7 +145,7 @@ export function spawnLeadgate(args: string[], env: Record<string, string>): Lead
 export function runLeadgate(
   args: string[],
   env: Record<string, string>,
-): Promise<{ code: number | null; output: string; errors: string }> {
+): Promise<{ code: number | null; output: string; errors: string; journal?: string }> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, ...env },
@@ -155,6 +156,10 @@ export function runLeadgate(
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
     child.once('error', fail);
-    child.once('close', (code) => done({ code, output, errors }));
+    // `errors`: stderr after the line naming the journal (src/cli/journal-choice.ts).
+    child.once('close', (code) => {
+      const { journal, rest } = splitJournalLine(errors);
+      done({ code, output, errors: rest, ...(journal && { journal }) });
+    });
   });
 }

@@ -27,11 +27,18 @@ export interface AlertWatchDependencies {
   laneOf(destination: string): string;
   /** Every destination of a lane. */
   destinationsOf(lane: string): readonly string[];
+  /** Every destination a provider serves (a refused key blocks them all). */
+  destinationsOfProvider(provider: string): readonly string[];
   reachedThrough(destination: string): string | undefined;
   log: LeadLog;
   timeoutMs: number;
-  /** A failure that names no setting opens a cause once one step failed this many times. */
+  /** A failure that names no setting opens a cause once one step failed this many times… */
   alertAfterAttempts: number;
+  /**
+   * …or once its lane kept failing this long without a success between, whatever the backlog: a
+   * hanging webhook behind 200 leads fails every slot for a minute before any step's third attempt.
+   */
+  lastingMs: number;
   /** The log repeats that an alert could not be sent at most this often, per cause. */
   logRepeatMs: number;
   now: () => Date;
@@ -50,19 +57,41 @@ export function createAlertWatch({
   sendsMail,
   laneOf,
   destinationsOf,
+  destinationsOfProvider,
   reachedThrough,
   log,
   timeoutMs,
   alertAfterAttempts,
+  lastingMs,
   logRepeatMs,
   now,
 }: AlertWatchDependencies) {
   /** Destinations and lanes with an open cause: only their successes are worth a write to heal. */
   const failing = new Set<string>();
-  /** A provider that does not answer is one cause for every destination of its lane. */
-  const unreachableKey = (step: Pick<ClaimedStep, 'provider' | 'destination'>) =>
-    `${step.provider}:${laneOf(step.destination)}:unreachable`;
+  /**
+   * A lane that fails without answering (no answer, a timeout) or with an answer that is no verdict on
+   * one address (SMTP 4xx/5xx, Brevo 5xx, a webhook's non-2xx) is one cause for every destination of
+   * its lane.
+   */
+  const laneKey = (step: Pick<ClaimedStep, 'provider' | 'destination'>, error: unknown) =>
+    `${step.provider}:${laneOf(step.destination)}:${isUnreachable(error) ? 'unreachable' : 'failing'}`;
+  const laneKeys = (step: Pick<ClaimedStep, 'provider' | 'destination'>) => [
+    `${step.provider}:${laneOf(step.destination)}:unreachable`,
+    `${step.provider}:${laneOf(step.destination)}:failing`,
+  ];
+  /**
+   * Per lane key, since when it fails without a success between, how many attempts failed, and which
+   * steps: an answered refusal that only one step meets may concern its address alone.
+   */
+  const streaks = new Map<string, { since: number; failures: number; steps: Set<string> }>();
   const lastLogged = new Map<string, number>();
+
+  /** Who a setting's cause holds back: the call's destination, its lane, or the whole provider. */
+  function holdsOf(step: ClaimedStep, scope: 'provider' | 'lane' | undefined) {
+    if (scope === 'provider') return destinationsOfProvider(step.provider);
+    if (scope === 'lane') return destinationsOf(laneOf(step.destination));
+    return undefined;
+  }
 
   function causeOf(
     step: ClaimedStep,
@@ -71,9 +100,11 @@ export function createAlertWatch({
   ): AlertCause | undefined {
     const where = { destination: step.destination, provider: step.provider };
     if (error instanceof MisconfiguredError) {
+      const holds = holdsOf(step, error.problem.scope);
       return {
         key: error.problem.cause,
         ...where,
+        ...(holds && { holds }),
         fix: error.problem.fix,
         said: error.problem.said,
       };
@@ -86,20 +117,34 @@ export function createAlertWatch({
         said: error.message,
       };
     }
-    // Only a destination that does not answer at all is everyone's problem; an answer about one
-    // address that keeps failing ends `dead`, in the dead steps' alert.
+    if (outcome.status !== 'retrying' && outcome.status !== 'dead') return undefined;
+    // An answer about one address that keeps failing ends `dead`, in the dead steps' alert; the
+    // lane failing for everyone is a cause once it lasts (docs/delivery.md, « Alerts »).
+    const key = laneKey(step, error);
+    const at = now().getTime();
+    const streak = streaks.get(key) ?? { since: at, failures: 0, steps: new Set<string>() };
+    streak.failures += 1;
+    streak.steps.add(`${step.leadId}:${step.destination}`);
+    streaks.set(key, streak);
+    const unreachable = isUnreachable(error);
     const lasting =
-      isUnreachable(error) &&
-      (outcome.status === 'dead' ||
-        (outcome.status === 'retrying' && step.attempts + 1 >= alertAfterAttempts));
+      failing.has(key) ||
+      ((unreachable || streak.steps.size > 1) &&
+        (outcome.status === 'dead' ||
+          step.attempts + 1 >= alertAfterAttempts ||
+          at - streak.since >= lastingMs));
     if (!lasting) return undefined;
     const setting = reachedThrough(step.destination);
     return {
-      key: unreachableKey(step),
+      key,
       ...where,
       holds: destinationsOf(laneOf(step.destination)),
-      fix: `${step.provider} ne répond pas : vérifier que le service est joignable${setting ? ` à l’adresse que donne ${setting}` : ''} ; rien à faire s’il s’agit d’une panne passagère`,
+      fix: unreachable
+        ? `${step.provider} ne répond pas : vérifier que le service est joignable${setting ? ` à l’adresse que donne ${setting}` : ''} ; rien à faire s’il s’agit d’une panne passagère`
+        : `${setting ? `${setting} : ` : ''}${step.provider} répond mais refuse chaque envoi : vérifier le compte chez ce prestataire (quota, limite d’envoi, compte suspendu, identifiants) ; rien à faire s’il s’agit d’une panne passagère`,
       said: describeError(error),
+      // The attempts that failed before the cause opened count too: the alert tells how many calls failed.
+      count: failing.has(key) ? 1 : streak.failures,
     };
   }
 
@@ -172,10 +217,12 @@ export function createAlertWatch({
     async observe(step: ClaimedStep, outcome: StepOutcome, error: unknown): Promise<void> {
       if (outcome.status === 'done') {
         const lane = laneOf(step.destination);
+        for (const key of laneKeys(step)) streaks.delete(key);
         if (!failing.has(step.destination) && !failing.has(lane)) return;
         failing.delete(step.destination);
         failing.delete(lane);
-        for (const healed of await alerts.heal(step.destination, now(), [unreachableKey(step)])) {
+        for (const key of laneKeys(step)) failing.delete(key);
+        for (const healed of await alerts.heal(step.destination, now(), laneKeys(step))) {
           log.info({ alert: healed.key, destination: healed.destination }, 'delivery alert healed');
         }
         return;
@@ -184,6 +231,7 @@ export function createAlertWatch({
       if (!cause) return;
       failing.add(cause.destination);
       failing.add(laneOf(cause.destination));
+      failing.add(cause.key);
       if (await alerts.record(cause, now())) {
         log.warn(
           { alert: cause.key, destination: cause.destination, said: cause.said, fix: cause.fix },
@@ -206,6 +254,7 @@ export function createAlertWatch({
       for (const alert of open) {
         failing.add(alert.destination);
         failing.add(laneOf(alert.destination));
+        failing.add(alert.key);
       }
       await announceDead(open);
     },

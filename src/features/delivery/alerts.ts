@@ -20,6 +20,8 @@ export interface AlertCause {
    * notifications).
    */
   holds?: readonly string[];
+  /** Failed attempts this record adds (those before the cause opened, on the first): 1 when unset. */
+  count?: number;
 }
 
 /** A cause as the journal keeps it while it is open (or healed and its recovery note not sent). */

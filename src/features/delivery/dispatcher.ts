@@ -42,8 +42,10 @@ export interface DispatcherDependencies {
   pollMs?: number;
   /** How often the loop announces new alerts, recoveries and `dead` steps. */
   alertCheckMs?: number;
-  /** A failure that names no setting opens an alert once one step failed this many times. */
+  /** A failure that names no setting opens an alert once one step failed this many times… */
   alertAfterAttempts?: number;
+  /** …or once its lane failed this long without a success (docs/delivery.md, « Alerts »: 60 s). */
+  alertLastingMs?: number;
   /** The log repeats that an alert could not be sent at most this often, per cause. */
   alertLogRepeatMs?: number;
   log?: LeadLog;
@@ -66,7 +68,9 @@ export type DispatcherTimings = Partial<
     | 'arrivalQuietMs'
     | 'slowStepMs'
     | 'alertAfterAttempts'
+    | 'alertLastingMs'
     | 'alertLogRepeatMs'
+    | 'now'
   >
 >;
 
@@ -100,6 +104,7 @@ export function createDispatcher({
   pollMs = 1000,
   alertCheckMs = 5000,
   alertAfterAttempts = 3,
+  alertLastingMs = 60_000,
   alertLogRepeatMs = 3_600_000,
   planCheckMs = 60_000,
   now = () => new Date(),
@@ -132,10 +137,13 @@ export function createDispatcher({
       lanes.find((each) => each.lane === lane)?.targets.map((target) => target.destination) ?? [
         lane,
       ],
+    destinationsOfProvider: (provider) =>
+      destinations.filter((each) => each.provider === provider).map((each) => each.name),
     reachedThrough: (destination) => byName.get(destination)?.reachedThrough,
     log,
     timeoutMs,
     alertAfterAttempts,
+    lastingMs: alertLastingMs,
     logRepeatMs: alertLogRepeatMs,
     now,
   });

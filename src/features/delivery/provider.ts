@@ -47,5 +47,10 @@ export interface Provider {
    * has none.
    */
   checkAccount?(signal: AbortSignal): Promise<string[]>;
+  /**
+   * `leadgate check` (docs/deployment.md): connects and signs in as a send would, sending nothing;
+   * one French line saying what fails, undefined when it works. A provider with no server has none.
+   */
+  verify?(signal: AbortSignal): Promise<string | undefined>;
   close(): Promise<void>;
 }

@@ -20,7 +20,7 @@ export class SqlDeliveryAlerts implements DeliveryAlerts {
   async record(cause: AlertCause, at: Date): Promise<boolean> {
     const time = at.toISOString();
     const said = storableText(maskText(cause.said, this.secrets));
-    const { holds, ...columns } = cause;
+    const { holds, count = 1, ...columns } = cause;
     const row = await this.db
       .insertInto('delivery_alerts')
       .values({
@@ -29,11 +29,13 @@ export class SqlDeliveryAlerts implements DeliveryAlerts {
         said,
         since: time,
         last_at: time,
-        count: 1,
+        count,
       })
       .onConflict((oc) =>
         oc.column('key').doUpdateSet((eb) => ({
-          count: eb('delivery_alerts.count', '+', 1),
+          count: eb('delivery_alerts.count', '+', eb.ref('excluded.count')),
+          // Another destination meeting the same cause (a refused key) holds as many.
+          holds: eb.ref('excluded.holds'),
           last_at: eb.ref('excluded.last_at'),
           said: eb.ref('excluded.said'),
           fix: eb.ref('excluded.fix'),
@@ -44,9 +46,10 @@ export class SqlDeliveryAlerts implements DeliveryAlerts {
           closing_at: null,
         })),
       )
-      .returning('count')
+      .returning(['count', 'since'])
       .executeTakeFirstOrThrow();
-    return Number(row.count) === 1;
+    // Inserted now: the row's start is this record's.
+    return row.since === time && Number(row.count) === count;
   }
 
   async heal(

@@ -18,6 +18,7 @@ import {
 import { robotsTxt, sitemapXml } from './crawl-files.ts';
 import { developersReference } from './developers-reference.ts';
 import { checkIdentity, type IdentityPolicy } from './identity-check.ts';
+import { SHIPPED_CONTENT_DIR } from './sample-content.ts';
 import { legalNoticeMarkdown } from './legal-notice.ts';
 import {
   DEFAULT_PRIVACY,
@@ -46,7 +47,7 @@ export const SITE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../
 export interface BuildOptions {
   siteUrl: string;
   outDir: string;
-  /** Defaults to site/content. */
+  /** Defaults to site/content (CONTENT_DIR, docs/site.md). */
   contentDir?: string;
   /** Defaults to no production refusal: tests and development builds only get warnings. */
   identity?: IdentityPolicy;
@@ -192,8 +193,12 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const { siteUrl } = options;
   const privacy = options.privacy ?? DEFAULT_PRIVACY;
-  const warnings = checkIdentity(options.identity ?? { production: false, allowSamples: false });
-  const contentDir = options.contentDir ?? join(SITE_DIR, 'content');
+  const contentDir = options.contentDir ?? SHIPPED_CONTENT_DIR;
+  const warnings = checkIdentity(
+    options.identity ?? { production: false, allowSamples: false },
+    undefined,
+    contentDir,
+  );
   const pages = withPriceSections(withGeneratedParts(loadPages(contentDir), siteUrl, privacy));
   const assets = buildAssets(join(SITE_DIR, 'assets'), IDENTITY.agency.brandColor);
   const identity = await identityAssets(IDENTITY, pages, contentDir);
@@ -203,6 +208,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const manifest: SiteManifest = {
     siteUrl,
     settings: privacySettingsKey(privacy),
+    contentDir,
     builtAt: new Date().toISOString(),
     pages: [],
     notFound: { html: htmlFile('/404'), markdown: '404.md' },

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_PRIVACY, privacySettingsKey, type PrivacySettings } from './privacy-notice.ts';
+import { SHIPPED_CONTENT_DIR } from './sample-content.ts';
 import { MANIFEST_FILE, type SiteManifest } from '../../kernel/schemas/site-manifest.ts';
 import { assertDistDirWritable } from '../../kernel/config/startup-checks.ts';
 
@@ -29,6 +30,7 @@ export function staleReason(
   distDir: string,
   siteUrl: string,
   privacy: PrivacySettings = DEFAULT_PRIVACY,
+  contentDir: string = SHIPPED_CONTENT_DIR,
 ): string | null {
   const manifestPath = join(distDir, MANIFEST_FILE);
   if (!existsSync(manifestPath)) return `${distDir} has no build yet`;
@@ -37,10 +39,15 @@ export function staleReason(
   if (manifest.settings !== privacySettingsKey(privacy)) {
     return 'the settings the privacy notice states changed';
   }
+  if ((manifest.contentDir ?? SHIPPED_CONTENT_DIR) !== contentDir) {
+    return `CONTENT_DIR changed (${manifest.contentDir ?? SHIPPED_CONTENT_DIR} → ${contentDir})`;
+  }
   const builtAt = statSync(manifestPath).mtimeMs;
   // An identity file outside site/ (AGENCY_FILE, docs/site.md) counts with its images/ folder.
   const identity = process.env.AGENCY_FILE ? [dirname(resolve(process.env.AGENCY_FILE))] : [];
-  const changed = [...SOURCES.map((source) => join(ROOT, source)), ...identity].find(
+  // So does a content folder outside the checkout (CONTENT_DIR).
+  const content = contentDir === SHIPPED_CONTENT_DIR ? [] : [contentDir];
+  const changed = [...SOURCES.map((source) => join(ROOT, source)), ...identity, ...content].find(
     (source) => newestChange(source) > builtAt,
   );
   const name = changed?.startsWith(`${ROOT}/`) ? relative(ROOT, changed) : changed;
@@ -56,8 +63,9 @@ export async function ensureSiteBuilt(
   siteUrl: string,
   log: (line: string) => void,
   privacy: PrivacySettings = DEFAULT_PRIVACY,
+  contentDir: string = SHIPPED_CONTENT_DIR,
 ): Promise<void> {
-  const reason = staleReason(distDir, siteUrl, privacy);
+  const reason = staleReason(distDir, siteUrl, privacy, contentDir);
   if (!reason) return;
   assertDistDirWritable(distDir);
   const { buildSite } = await import('./build.ts');
@@ -67,6 +75,7 @@ export async function ensureSiteBuilt(
     outDir: distDir,
     identity: identityPolicyFromEnv(process.env),
     privacy,
+    contentDir,
   });
   // One line at start; `leadgate build` lists each sample value.
   const samples = result.warnings.length

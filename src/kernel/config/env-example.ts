@@ -15,8 +15,10 @@ const HEADERS: Record<EnvExampleFormat, string> = {
   'env-file': `# leadgate settings for deploy/leadgate.service (EnvironmentFile=/etc/leadgate/leadgate.env) and
 # for \`docker run --env-file\`; generated from src/kernel/config/env-schema.ts by
 #   node bin/leadgate.js config example --env-file > deploy/leadgate.env.example
-# Values are not quoted: Docker keeps quotes as part of the value. DATA_DIR, DIST_DIR and NODE_ENV
-# are absent: the unit and the image set them (docs/deployment.md). With NODE_ENV=production the
+# Values are single-quoted: systemd, a POSIX shell (set -a; . file), \`leadgate --env-file\` and Docker
+# (leadgate drops the quotes Docker keeps) read them alike; quote what you write (a MAIL_FROM with
+# spaces and <…>). DATA_DIR, DIST_DIR and NODE_ENV are absent: the unit and the image set them
+# (docs/deployment.md). With NODE_ENV=production the
 # start is refused until MAIL_FROM and AGENCY_EMAIL are the agency's own and MAIL_PROVIDER is chosen.
 # An empty value means the default.
 `,
@@ -25,20 +27,16 @@ const HEADERS: Record<EnvExampleFormat, string> = {
 /** Set by deploy/leadgate.service and the Dockerfile: the env file must not fight them. */
 const SET_BY_THE_LAUNCHER: readonly EnvName[] = ['DATA_DIR', 'DIST_DIR', 'NODE_ENV'];
 
-/** One value in single quotes: literal for sh, and stripped of its quotes by systemd's EnvironmentFile. */
+/**
+ * One value in single quotes: literal for sh, stripped of its quotes by systemd's EnvironmentFile and
+ * Node's --env-file; Docker's --env-file keeps them, and leadgate reads a value wholly in one pair of
+ * quotes without them (src/config/read-env.ts), so one file serves every launcher.
+ */
 function quoted(value: string): string {
   if (value.includes("'") || /[\n\\]/.test(value)) {
     throw new Error(`cannot quote ${JSON.stringify(value)} for both sh and systemd`);
   }
   return `'${value}'`;
-}
-
-/** A bare value: Docker takes the rest of the line as is, systemd the same once no quote or backslash is in it. */
-function bare(value: string): string {
-  if (/^["']|[\n\\]|\s$/.test(value)) {
-    throw new Error(`cannot write ${JSON.stringify(value)} for both Docker and systemd`);
-  }
-  return value;
 }
 
 /** The text of .env.example: every variable with its description and default (blank when unset). */
@@ -54,12 +52,7 @@ export function renderEnvExample(format: EnvExampleFormat = 'sh'): string {
     if (variable.default !== undefined && variable.written === '') {
       lines.push(`# Default: ${variable.default}`);
     }
-    const value =
-      variable.written === ''
-        ? ''
-        : format === 'sh'
-          ? quoted(variable.written)
-          : bare(variable.written);
+    const value = variable.written === '' ? '' : quoted(variable.written);
     lines.push(`${variable.name}=${value}`);
     return lines.join('\n');
   });

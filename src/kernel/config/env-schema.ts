@@ -77,6 +77,20 @@ export const EnvSchema = Type.Object({
     description:
       'The pre-rendered site (`npm run build` writes it, `serve` rebuilds it when stale)',
   }),
+  AGENCY_FILE: Type.Optional(
+    Type.String({
+      shownDefault: 'site/agency.yaml',
+      description:
+        'The agency’s identity file (name, legal notice, team, prices), its pictures in `images/` beside it (docs/site.md)',
+    }),
+  ),
+  CONTENT_DIR: Type.Optional(
+    Type.String({
+      shownDefault: 'site/content',
+      description:
+        'The site’s Markdown pages (services, sectors, case studies…): an instance publishes its own without touching the checkout (docs/site.md)',
+    }),
+  ),
   LOG_LEVEL: Type.Union(
     [
       Type.Literal('fatal'),

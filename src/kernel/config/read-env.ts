@@ -19,6 +19,17 @@ function expected(schema: VariableSchema): string {
 }
 
 /**
+ * docs/deployment.md: the env file is single-quoted so systemd and a shell load it; `docker run
+ * --env-file` keeps the quotes. A value wholly in one pair of quotes is read without them (no setting
+ * begins and ends with a quote of its own).
+ */
+function unquoted(value: string | undefined): string | undefined {
+  return value && /^(['"]).*\1$/s.test(value) && value.length >= 2
+    ? value.slice(1, -1).trim()
+    : value;
+}
+
+/**
  * Validates the environment against EnvSchema: blank means unset, integers are written in digits only
  * ("3.5", "64k" or "1e3" are refused, not rounded), the first wrong variable ends the start with one
  * line naming it.
@@ -26,7 +37,7 @@ function expected(schema: VariableSchema): string {
 export function readEnv(source: Record<string, string | undefined>): Env {
   const env: Record<string, string | number> = {};
   for (const name of Object.keys(EnvSchema.properties)) {
-    const raw = source[name]?.trim();
+    const raw = unquoted(source[name]?.trim());
     if (!raw) continue;
     const isInteger = variableSchema(name).type === 'integer';
     if (isInteger && !/^\d+$/.test(raw)) throw wrong(name, raw);
@@ -36,7 +47,7 @@ export function readEnv(source: Record<string, string | undefined>): Env {
   const [error] = Value.Errors(EnvSchema, withDefaults);
   if (error) {
     const name = error.instancePath.split('/')[1] ?? '';
-    throw wrong(name, String(source[name]?.trim() ?? ''));
+    throw wrong(name, unquoted(source[name]?.trim()) ?? '');
   }
   return withDefaults as Env;
 }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ConfigurationError, IdempotencyConflictError, UpstreamError } from '../lead/errors.ts';
 import { leadKindAt } from '../schemas/lead-kinds.ts';
 import { ApiError, apiErrors } from '../schemas/error-catalog.ts';
+import type { JournalHealth } from './journal-health.ts';
 import { repeatedFieldsOf } from './form-body.ts';
 import { validationToApiError } from '../schemas/validation-errors.ts';
 import { PRIVACY_ACTION, PRIVACY_API_PATH } from '../schemas/privacy-request.ts';
@@ -71,10 +72,19 @@ export function toApiError(
   return apiErrors.serverError();
 }
 
-export function registerErrorHandler(app: FastifyInstance, bodyLimit: number): void {
+export function registerErrorHandler(
+  app: FastifyInstance,
+  bodyLimit: number,
+  /** A journal refusing writes is one line per cause, not a stack trace per request. */
+  journal?: JournalHealth,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error, { bodyLimit, request });
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, `answered ${apiError.code}`);
+    // A provider's failure is 502 (spec 7): only a 500 may be the journal's.
+    const journals = apiError.statusCode === 500 && journal?.failed(error);
+    if (apiError.statusCode >= 500 && !journals) {
+      request.log.error({ err: error }, `answered ${apiError.code}`);
+    }
     return reply
       .code(apiError.statusCode)
       .headers(apiError.headers)

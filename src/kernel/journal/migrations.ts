@@ -366,6 +366,35 @@ function migrator(db: Kysely<unknown>, schema: DialectSchema): Migrator {
   });
 }
 
+/**
+ * docs/operations.md (« Upgrades and rollback »): the journal holds a migration this code does not
+ * know, so a newer leadgate wrote it. Like PostgreSQL and SQLite refusing a newer on-disk format,
+ * nothing is written: the operator runs the newer version again or restores the backup.
+ */
+export class NewerJournalError extends Error {
+  override readonly name = 'NewerJournalError';
+}
+
+/** The migrations the journal says were applied that this code does not know; reads only. */
+export async function unknownMigrations(
+  db: Kysely<unknown>,
+  schema: DialectSchema,
+): Promise<string[]> {
+  let applied: string[];
+  try {
+    const rows = await (db as Kysely<{ kysely_migration: { name: string } }>)
+      .selectFrom('kysely_migration')
+      .select('name')
+      .execute();
+    applied = rows.map((row) => row.name);
+  } catch {
+    // A new journal: no migration table yet.
+    return [];
+  }
+  const known = new Set(Object.keys(migrations(schema)));
+  return applied.filter((name) => !known.has(name)).sort();
+}
+
 export async function migrateToLatest(db: Kysely<unknown>, schema: DialectSchema): Promise<void> {
   const { error } = await migrator(db, schema).migrateToLatest();
   if (error) throw error;

@@ -67,6 +67,11 @@ export class MisconfiguredError extends UpstreamError {
       fix: string;
       /** The provider's own status and words, as it answered (`400 invalid_parameter: …`). */
       said: string;
+      /**
+       * What it blocks beyond the failing step's destination: every destination of the provider (a
+       * refused key), or of its lane (an SMTP login, a sender refused for every e-mail).
+       */
+      scope?: 'provider' | 'lane';
     },
     options?: ErrorOptions,
   ) {

@@ -10,6 +10,8 @@ export interface SiteManifest {
   builtAt: string;
   /** The configuration facts the pages state (the privacy notice): another value means rebuild. */
   settings?: string;
+  /** The content folder the pages were built from (CONTENT_DIR, docs/site.md): another one means a rebuild. */
+  contentDir?: string;
   /** Pages with their HTML and Markdown files (relative to dist/); the 404 page is apart. */
   pages: { path: string; html: string; markdown: string; markdownPath: string }[];
   notFound: { html: string; markdown: string };

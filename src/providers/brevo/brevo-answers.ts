@@ -12,8 +12,29 @@ import type { BrevoLists } from './brevo-contact.ts';
  */
 export type BrevoVerdict =
   | { verdict: 'refused' }
-  | { verdict: 'misconfigured'; cause: string; fix: string }
+  | {
+      verdict: 'misconfigured';
+      cause: string;
+      fix: string;
+      /**
+       * What it blocks beyond the call's destination: the whole account (the key, the credits), or
+       * every e-mail (the sender).
+       */
+      scope?: 'provider' | 'lane';
+    }
   | { verdict: 'transient' };
+
+/** What leadgate sent in the refused call, so the alert names the setting and the attribute itself. */
+export interface BrevoCall {
+  /** The list setting the call used (`BREVO_NEWSLETTER_LIST_ID`). */
+  listSetting?: string;
+  /** The contact attributes it sent (`PRENOM`, `SERVICE`…). */
+  attributes?: readonly string[];
+}
+
+/** Words that follow « Attribute » in Brevo's answers and are not a name (« Attribute not found »). */
+const NOT_A_NAME =
+  /^(not|does|do|is|are|was|were|name|names|with|of|the|id|value|values|missing|unknown|invalid)$/i;
 
 const LIST_SETTINGS: Record<keyof BrevoLists, string> = {
   contactListId: 'BREVO_CONTACT_LIST_ID',
@@ -31,6 +52,7 @@ export function classifyBrevoError(
   error: BrevoError,
   lists: BrevoLists,
   templateId: number | undefined,
+  call: BrevoCall = {},
 ): BrevoVerdict {
   const { status } = error;
   // A 2xx that is not JSON, 408, 429, 5xx, no answer: Brevo's side, retried.
@@ -38,24 +60,37 @@ export function classifyBrevoError(
     return { verdict: 'transient' };
   }
   const said = `${error.code ?? ''} ${error.reason ?? ''}`;
-  const misconfigured = (cause: string, fix: string): BrevoVerdict => ({
+  const misconfigured = (
+    cause: string,
+    fix: string,
+    scope?: 'provider' | 'lane',
+  ): BrevoVerdict => ({
     verdict: 'misconfigured',
     cause: `brevo:${cause}`,
     fix,
+    ...(scope && { scope }),
   });
+  // The key, the credits and the account's rights block every call: contacts, the agency's
+  // notifications and the confirmations alike (docs/delivery.md, « Alerts »).
   if (status === 401) {
     return misconfigured(
       'api-key',
       'BREVO_API_KEY : Brevo refuse cette clé (en créer une dans Brevo › SMTP et API › Clés API)',
+      'provider',
     );
   }
   if (status === 402) {
-    return misconfigured('credits', 'le crédit d’envoi du compte Brevo (Brevo › Mon offre)');
+    return misconfigured(
+      'credits',
+      'le crédit d’envoi du compte Brevo (Brevo › Mon offre)',
+      'provider',
+    );
   }
   if (/\bip\b/i.test(said) || status === 403) {
     return misconfigured(
       'account',
       'les droits du compte Brevo (compte en cours de validation, ou adresse IP de ce serveur à autoriser dans Brevo › Sécurité › IP autorisées)',
+      'provider',
     );
   }
   if (/template/i.test(said)) {
@@ -64,22 +99,26 @@ export function classifyBrevoError(
       `BREVO_CONTACT_TEMPLATE_ID : le modèle n° ${templateId ?? '?'} n’existe pas ou n’est pas actif dans Brevo (Campagnes › Modèles)`,
     );
   }
-  const attribute = /attribute[s]?\s*[«"'`:]?\s*([A-Za-z0-9_]+)/i.exec(error.reason ?? '');
-  if (attribute && MISSING.test(said)) {
-    const name = attribute[1]!.toUpperCase();
+  if (/\battributes?\b/i.test(said) && MISSING.test(said)) {
+    const names = attributeNames(error.reason ?? '', call.attributes ?? []);
+    const which =
+      names.length === 1
+        ? `l’attribut ${names[0]}`
+        : `l’un des attributs ${names.join(', ') || 'de contact envoyés'} (« leadgate config check » dit lequel manque)`;
     return misconfigured(
-      `attribute:${name}`,
-      `l’attribut ${name} : le créer dans Brevo (Contacts › Paramètres › Attributs de contact, type Texte), docs/brevo.md`,
+      `attribute:${names.join('+') || '?'}`,
+      `${which} : le créer dans Brevo (Contacts › Paramètres › Attributs de contact, type Texte), docs/brevo.md`,
     );
   }
   const listId = listIdOf(error);
   if (/\blists?\b/i.test(said) && (MISSING.test(said) || status === 404)) {
-    return misconfigured(`list:${listId ?? '?'}`, listFix(listId, lists));
+    return misconfigured(`list:${listId ?? '?'}`, listFix(listId, lists, call.listSetting));
   }
   if (/sender/i.test(said)) {
     return misconfigured(
       'sender',
       'MAIL_FROM : l’expéditeur doit être validé dans Brevo (Expéditeurs, domaines et IP dédiées), ou son domaine authentifié',
+      'lane',
     );
   }
   if (status === 400 && ABOUT_AN_ADDRESS.test(said) && REFUSING_AN_ADDRESS.test(said)) {
@@ -89,6 +128,7 @@ export function classifyBrevoError(
     return misconfigured(
       'api-url',
       'BREVO_API_URL : Brevo ne connaît pas cette adresse (https://api.brevo.com/v3 attendu)',
+      'provider',
     );
   }
   // A 4xx leadgate cannot read: not the visitor's doing as far as anyone can tell, so nothing is
@@ -99,6 +139,13 @@ export function classifyBrevoError(
   );
 }
 
+function listOf(setting: string, lists: BrevoLists): number | undefined {
+  const key = (Object.keys(LIST_SETTINGS) as (keyof BrevoLists)[]).find(
+    (each) => LIST_SETTINGS[each] === setting,
+  );
+  return key ? lists[key] : undefined;
+}
+
 /** `POST /contacts/lists/8/contacts/add` → 8. */
 function listIdOf(error: BrevoError): number | undefined {
   const match =
@@ -106,10 +153,25 @@ function listIdOf(error: BrevoError): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-function listFix(listId: number | undefined, lists: BrevoLists): string {
-  const settings = (Object.keys(LIST_SETTINGS) as (keyof BrevoLists)[])
-    .filter((key) => listId === undefined || lists[key] === listId)
-    .map((key) => LIST_SETTINGS[key]);
-  const which = listId === undefined ? 'une liste' : `la liste n° ${listId}`;
+/**
+ * The attribute Brevo names (« Attribute SERVICE not found »), else those the call sent: « Attribute
+ * not found » names none, and « not » is no attribute.
+ */
+function attributeNames(reason: string, sent: readonly string[]): string[] {
+  for (const [, word] of reason.matchAll(/attributes?\s*[«"'`:]?\s*([A-Za-z0-9_]+)/gi)) {
+    if (!NOT_A_NAME.test(word!)) return [word!.toUpperCase()];
+  }
+  return [...sent];
+}
+
+function listFix(listId: number | undefined, lists: BrevoLists, used?: string): string {
+  // The call's own setting when known: of three list settings, only one was used.
+  const settings = used
+    ? [used]
+    : (Object.keys(LIST_SETTINGS) as (keyof BrevoLists)[])
+        .filter((key) => listId === undefined || lists[key] === listId)
+        .map((key) => LIST_SETTINGS[key]);
+  const id = listId ?? (used ? listOf(used, lists) : undefined);
+  const which = id === undefined ? 'une liste' : `la liste n° ${id}`;
   return `${settings.join(' ou ') || 'BREVO_*_LIST_ID'} : ${which} n’existe pas dans Brevo (Contacts › Listes)`;
 }

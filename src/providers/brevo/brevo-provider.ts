@@ -12,9 +12,9 @@ import { BudgetExhaustedError, type RateBudgets } from '../../features/delivery/
 import { emailOf } from '../../kernel/lead/lead.ts';
 import { senderOf } from '../../kernel/mail/mail-message.ts';
 import { isNewsletterSubscription } from '../../features/newsletter/newsletter.ts';
-import { LEAD_KINDS } from '../../kernel/schemas/lead-kinds.ts';
+import { LEAD_KINDS, leadKindOf } from '../../kernel/schemas/lead-kinds.ts';
 import { brevoGet, checkBrevoAccount } from './brevo-account-check.ts';
-import { classifyBrevoError } from './brevo-answers.ts';
+import { classifyBrevoError, type BrevoCall } from './brevo-answers.ts';
 import { BrevoError, createBrevoClient, type BrevoClient } from './brevo-client.ts';
 import { contactPayload, removeFromList, saveContact, type BrevoLists } from './brevo-contact.ts';
 import { emailPayload, sendEmail } from './brevo-email.ts';
@@ -61,8 +61,14 @@ export class BrevoProvider implements Provider {
       optIn: 'awaits',
       appliesTo: () => true,
       deliver: async (lead, signal) => {
-        const saved = await this.step('could not save the contact', () =>
-          saveContact(post, contactPayload(lead, options.lists), signal),
+        const payload = contactPayload(lead, options.lists);
+        const saved = await this.step(
+          'could not save the contact',
+          () => saveContact(post, payload, signal),
+          {
+            attributes: Object.keys(payload.attributes),
+            ...(payload.listIds && { listSetting: leadKindOf(lead.kind).brevoList.variable }),
+          },
         );
         return saved.detail;
       },
@@ -76,8 +82,10 @@ export class BrevoProvider implements Provider {
       after: [crm.name],
       appliesTo: isNewsletterSubscription,
       deliver: (lead, signal) =>
-        this.step('could not remove the contact from the list', () =>
-          removeFromList(post, options.lists.newsletterListId, emailOf(lead), signal),
+        this.step(
+          'could not remove the contact from the list',
+          () => removeFromList(post, options.lists.newsletterListId, emailOf(lead), signal),
+          { listSetting: 'BREVO_NEWSLETTER_LIST_ID' },
         ),
     };
     this.destinations = [
@@ -142,7 +150,7 @@ export class BrevoProvider implements Provider {
     });
   };
 
-  private async step<T>(failure: string, call: () => Promise<T>): Promise<T> {
+  private async step<T>(failure: string, call: () => Promise<T>, sent: BrevoCall = {}): Promise<T> {
     try {
       return await call();
     } catch (error) {
@@ -150,7 +158,7 @@ export class BrevoProvider implements Provider {
       if (!(error instanceof BrevoError))
         throw new UpstreamError(`Brevo ${failure}`, { cause: error });
       const { lists, confirmationTemplateId } = this.options;
-      const meaning = classifyBrevoError(error, lists, confirmationTemplateId);
+      const meaning = classifyBrevoError(error, lists, confirmationTemplateId, sent);
       if (meaning.verdict === 'refused')
         throw new RefusedError(`Brevo ${failure}`, { cause: error });
       if (meaning.verdict === 'transient') {
@@ -160,7 +168,12 @@ export class BrevoProvider implements Provider {
       const said = `${error.status} ${error.code ?? ''}: ${error.reason ?? error.message}`;
       throw new MisconfiguredError(
         `Brevo ${failure}`,
-        { cause: meaning.cause, fix: meaning.fix, said },
+        {
+          cause: meaning.cause,
+          fix: meaning.fix,
+          said,
+          ...(meaning.scope && { scope: meaning.scope }),
+        },
         { cause: error },
       );
     }

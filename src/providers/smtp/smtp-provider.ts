@@ -32,7 +32,12 @@ function smtpFailure(role: string, error: unknown): Error {
   const said = typeof response === 'string' ? response : (error as Error).message;
   const message = `smtp refused the ${role} e-mail`;
   const setting = (cause: string, fix: string) =>
-    new MisconfiguredError(message, { cause: `smtp:${cause}`, fix, said }, { cause: error });
+    // A login, a relay or a sender refused blocks every e-mail, not only this one's destination.
+    new MisconfiguredError(
+      message,
+      { cause: `smtp:${cause}`, fix, said, scope: 'lane' },
+      { cause: error },
+    );
   if (code === 'EAUTH' || responseCode === 530 || responseCode === 535) {
     return setting('auth', 'SMTP_URL : le serveur refuse l’identifiant ou le mot de passe');
   }
@@ -79,6 +84,27 @@ export function createSmtpProvider(
         throw smtpFailure(role, error);
       }
     },
-    { close: async () => (await transport).close(), reachedThrough: 'SMTP_URL' },
+    {
+      close: async () => (await transport).close(),
+      // nodemailer's verify(): connects, says EHLO, signs in, sends nothing.
+      verify: async (signal) => {
+        const mailer = await transport;
+        try {
+          await Promise.race([
+            mailer.verify(),
+            new Promise((_, reject) =>
+              signal.addEventListener('abort', () => reject(signal.reason as Error)),
+            ),
+          ]);
+          return undefined;
+        } catch (error) {
+          const failure = smtpFailure('test', error);
+          return failure instanceof MisconfiguredError
+            ? `${failure.problem.fix} (${failure.problem.said})`
+            : `SMTP_URL : le serveur ne répond pas ou refuse la connexion (${(error as Error).message})`;
+        }
+      },
+      reachedThrough: 'SMTP_URL',
+    },
   );
 }

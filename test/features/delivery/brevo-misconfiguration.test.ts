@@ -199,3 +199,42 @@ describe('an address Brevo refuses (docs/delivery.md, « Lead status »)', () =>
     expect(await harness.store.alerts.open()).toEqual([]);
   }, 30_000);
 });
+
+describe('what a Brevo alert names (docs/delivery.md, « Alerts »)', () => {
+  it('« Attribute not found » without a name: the attributes sent, never « NOT »', async () => {
+    fake = await startFakeBrevo('k');
+    fake.script('/contacts', {
+      status: 400,
+      body: { code: 'invalid_parameter', message: 'Attribute not found' },
+    });
+    await start();
+    await contact('sans-nom@example.fr');
+    await vi.waitFor(
+      async () => expect((await harness.store.alerts.open()).map((a) => a.key)).toHaveLength(1),
+      { timeout: 20_000, interval: 20 },
+    );
+    const [alert] = await harness.store.alerts.open();
+    expect(alert!.fix).not.toContain('NOT');
+    expect(alert!.fix).toMatch(
+      /^l’un des attributs PRENOM, NOM, [A-Z_, ]+ \(« leadgate config check » dit lequel manque\) : le créer dans Brevo/,
+    );
+    expect(alert!.fix).toContain('« leadgate config check » dit lequel manque');
+  });
+
+  it('a key Brevo refuses (401): one cause holding the contact, the notification and the confirmation', async () => {
+    fake = await startFakeBrevo('une-autre-clé');
+    await start();
+    await contact('cle@example.fr');
+    await vi.waitFor(
+      async () => {
+        const [alert] = await harness.store.alerts.open();
+        expect(alert?.key).toBe('brevo:api-key');
+        expect([...alert!.holds].sort()).toEqual(
+          expect.arrayContaining(['agency-notification', 'confirmation-email', 'crm-contact']),
+        );
+      },
+      { timeout: 20_000, interval: 20 },
+    );
+    expect(await harness.store.alerts.open()).toHaveLength(1);
+  });
+});

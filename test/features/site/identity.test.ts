@@ -6,6 +6,11 @@ import {
   SampleIdentityError,
 } from '../../../src/features/site/identity-check.ts';
 import { legalNoticeMarkdown } from '../../../src/features/site/legal-notice.ts';
+import {
+  contentDirName,
+  samplePages,
+  SHIPPED_CONTENT_DIR,
+} from '../../../src/features/site/sample-content.ts';
 
 describe('the agency identity is one file, with its samples flagged (docs/site.md)', () => {
   it('lists every shipped sample value by its path', () => {
@@ -29,10 +34,28 @@ describe('the agency identity is one file, with its samples flagged (docs/site.m
       `warning: sample identity value in ${identityFileName()}, legal.siret: 912 345 678 00014`,
     ]);
     expect(() => checkIdentity({ production: true, allowSamples: false }, samples)).toThrow(
-      SampleIdentityError,
+      `${identityFileName()} contient encore 1 valeurs d’exemple (!exemple ; la première : legal.siret: 912 345 678 00014) ; remplacez-les`,
     );
     expect(checkIdentity({ production: true, allowSamples: true }, samples)).toHaveLength(1);
     expect(checkIdentity({ production: true, allowSamples: false }, [])).toEqual([]);
+  });
+
+  it('refuses in production the sample pages of the content folder, each named (docs/site.md)', () => {
+    // The shipped case studies tell of invented clients: an identity filled in does not make them true.
+    expect(() =>
+      checkIdentity({ production: true, allowSamples: false }, [], SHIPPED_CONTENT_DIR),
+    ).toThrow(
+      new SampleIdentityError(
+        `${contentDirName(SHIPPED_CONTENT_DIR)} publie 3 pages d’exemple (sample: true) : realisations/atelier-velo-croix-rousse.md, realisations/cabinet-ferrand-avocats.md, realisations/durand-renovation.md ; remplacez-les (votre propre contenu : CONTENT_DIR), ou publiez-les exprès avec --allow-sample-identity (ALLOW_SAMPLE_IDENTITY=1)`,
+      ),
+    );
+    expect(
+      checkIdentity({ production: true, allowSamples: true }, [], SHIPPED_CONTENT_DIR),
+    ).toEqual([]);
+    expect(
+      checkIdentity({ production: false, allowSamples: false }, [], SHIPPED_CONTENT_DIR),
+    ).toEqual([]);
+    expect(samplePages(SHIPPED_CONTENT_DIR)).toHaveLength(3);
   });
 
   it('writes the legal notice from the file: no bracketed placeholder reaches the public', () => {
