@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '../src/openapi/document.ts';
 import { questionnaireDocument, questionnairePath } from '../src/schemas/questionnaires.ts';
 import { MANIFEST_FILE, type SiteManifest } from '../src/schemas/site-manifest.ts';
+import { apiEndpoints } from '../src/schemas/api-endpoints.ts';
 import { endpointCount } from '../src/schemas/lead-kinds.ts';
 import { IDENTITY } from './agency.ts';
 import { buildAssets } from './assets-pipeline.ts';
@@ -70,7 +71,7 @@ const DEVELOPERS_FALLBACK: Page = {
   source: '(généré)',
   path: '/developers',
   title: 'Développeurs et agents IA',
-  description: `L’API publique de l’agence : ${endpointCount()} JSON sans clé, leurs champs, leurs limites et leurs codes d’erreur.`,
+  description: `L’API publique de l’agence : ${endpointCount(apiEndpoints())} JSON sans clé, leurs champs, leurs limites et leurs codes d’erreur.`,
   updated: new Date().toISOString().slice(0, 10),
   noindex: false,
   newsletter: false,

@@ -1,6 +1,6 @@
 import { currentWording } from '../src/schemas/consent.ts';
 import { frenchList } from '../src/schemas/french-text.ts';
-import { leadKindOf, type ApiAction } from '../src/schemas/lead-kinds.ts';
+import { leadKindOf, type ApiAction, type LeadKindDescriptor } from '../src/schemas/lead-kinds.ts';
 import { PRIVACY_ACTION, PRIVACY_KINDS } from '../src/schemas/privacy-request.ts';
 import { questionnairePath } from '../src/schemas/questionnaires.ts';
 import { absoluteLinks, slugify } from './markdown.ts';
@@ -16,11 +16,10 @@ function apiLink(siteUrl: string, path: string): string {
   return `[POST ${path}](${siteUrl}/developers#${endpointAnchor(path)})`;
 }
 
-/** How a form of the site maps onto an endpoint: the values it sets itself and its optional inputs. */
+/** How a form of the site maps onto an endpoint: the values it sets itself. */
 interface FormApi {
   action: ApiAction;
   fixed?: Record<string, string>;
-  optional: string[];
   /** A few words after a field name, where its meaning is not obvious from the name. */
   notes?: Record<string, string>;
 }
@@ -35,19 +34,16 @@ interface RequestSchema {
 const FORMS: Record<'contact' | 'diagnostic' | 'newsletter' | 'privacy', FormApi> = {
   contact: {
     action: leadKindOf('contact'),
-    optional: ['SMS', 'SMS__COUNTRY_CODE'],
     notes: { TYPE_BESOIN: 'parmi `Attirer`, `Engager`, `Convertir`, séparés par des virgules' },
   },
   diagnostic: {
     action: leadKindOf('contact'),
     fixed: { TOOL_SOURCE: 'diagnostic-gratuit' },
-    optional: ['JOB_TITLE', 'DEMANDE'],
     notes: { JOB_TITLE: 'activité et ville', DEMANDE: 'site ou fiche Google à examiner' },
   },
-  newsletter: { action: leadKindOf('subscribe'), optional: [] },
+  newsletter: { action: leadKindOf('subscribe') },
   privacy: {
     action: PRIVACY_ACTION,
-    optional: ['message'],
     notes: { kind: PRIVACY_KINDS.map((kind) => `\`${kind}\``).join(', ') },
   },
 };
@@ -55,9 +51,16 @@ const FORMS: Record<'contact' | 'diagnostic' | 'newsletter' | 'privacy', FormApi
 const list = (names: string[], notes: Record<string, string> = {}) =>
   frenchList(names.map((name) => `\`${name}\`${notes[name] ? ` (${notes[name]})` : ''}`));
 
+/** Fields that say where a request came from (LeadKindDescriptor.fields.origin), or hold the questionnaire's answers. */
+function notTyped(action: ApiAction): string[] {
+  const { fields, questionnaire } = action as Partial<LeadKindDescriptor>;
+  return [...(fields?.origin ?? []), ...(questionnaire ? [questionnaire.answers] : [])];
+}
+
 /**
- * "avec `PRENOM`, `EMAIL` … (obligatoires)": the required fields come from the endpoint's schema
- * (a short request, spec 2.1, when the form sets the field that makes one), so they cannot drift.
+ * "avec `PRENOM`, `EMAIL` … (obligatoires), et au besoin `SMS` …": the required and the optional
+ * fields come from the endpoint's schema (a short request, spec 2.1, when the form sets the field
+ * that makes one), so they cannot drift; the consent proof and the origin fields are said apart.
  */
 function fieldsSentence(form: FormApi): string {
   const schema = form.action.schema as unknown as RequestSchema;
@@ -69,14 +72,14 @@ function fieldsSentence(form: FormApi): string {
       !(name in fixed) &&
       (schema.required?.includes(name) || (!short && schema.then?.required?.includes(name))),
   );
+  const left = [...required, ...Object.keys(fixed), ...notTyped(form.action), 'consent'];
+  const optional = Object.keys(schema.properties).filter((name) => !left.includes(name));
   const parts = [
     ...Object.entries(fixed).map(([name, value]) => `\`${name}\` = \`${value}\``),
     `${list(required, form.notes)} (obligatoires)`,
   ];
   const sentence = parts.join(', ');
-  return form.optional.length
-    ? `${sentence}, et au besoin ${list(form.optional, form.notes)}`
-    : sentence;
+  return optional.length ? `${sentence}, et au besoin ${list(optional, form.notes)}` : sentence;
 }
 
 /** What an agent needs to send the page's form itself: endpoint, fields, and the questionnaire. */
@@ -97,7 +100,6 @@ function formSection(page: Page, siteUrl: string): string {
     const form: FormApi = {
       action: leadKindOf('audit'),
       fixed: { sector: page.sector ?? '' },
-      optional: ['lastName', 'phone'],
     };
     const questions = page.questions.map((item) =>
       item.answer === 'choice'

@@ -14,7 +14,7 @@ import { callPrivacyTool, PRIVACY_TOOL } from './privacy-tool.ts';
 import type { Privacy } from '../privacy/privacy-service.ts';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ReadableResource } from './resources.ts';
-import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from './server-info.ts';
+import { mcpInstructions, MCP_SERVER_INFO } from './server-info.ts';
 
 export { directAnswers } from './direct-answers.ts';
 
@@ -44,7 +44,7 @@ export function toolsOf(privacy: unknown): Tool[] {
 export function createMcpServer(deps: McpDependencies, clientAddress: string): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {}, resources: {} },
-    instructions: MCP_INSTRUCTIONS,
+    instructions: mcpInstructions(Boolean(deps.privacy)),
     jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()),
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolsOf(deps.privacy) }));
