@@ -8,7 +8,7 @@ import {
   sectorNames,
   type SectorDescriptor,
 } from '../src/schemas/sector-descriptors.ts';
-import { endpointAnchor } from './page-markdown.ts';
+import { slugify } from './markdown.ts';
 
 /** What the lists and counts of the site's pages are derived from (docs/site.md, « Derived lists »). */
 export interface ContentRegistry {
@@ -38,12 +38,12 @@ const DIRECTIVES: Record<string, (registry: ContentRegistry) => string> = {
   'secteurs.audits': ({ sectors }) => sectorLines(sectors, (sector) => sector.auditChecks),
   /** « quatre points d’accès » (the privacy request included) */
   'api.nombre': ({ kinds }) => endpointCount(apiEndpoints(kinds)),
-  /** One line an endpoint: its path, linked to its section of the reference, and its summary. */
+  /** One line an endpoint: its path, linked to its section of /developers' reference, and its summary. */
   'api.liste': ({ kinds }) =>
     apiEndpoints(kinds)
       .map(
         (endpoint) =>
-          `- **[\`${endpoint.path}\`](/developers#${endpointAnchor(endpoint.path)})** : ${lowerFirst(endpoint.summary)}.`,
+          `- **[\`${endpoint.path}\`](/developers#${slugify(`POST ${endpoint.path}`)})** : ${lowerFirst(endpoint.summary)}.`,
       )
       .join('\n'),
 };

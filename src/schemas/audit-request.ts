@@ -2,9 +2,6 @@ import { Type, type Static } from 'typebox';
 import { consentProperty } from './consent.ts';
 import { emailAddress, optionalText, requiredText } from './fields.ts';
 import { exampleAnswers } from './questionnaires.ts';
-import type { LeadKindDescriptor } from './lead-kinds.ts';
-import { AUDIT_EXAMPLE } from './examples.ts';
-import { sectorValues, type SectorDescriptor } from './sector-descriptors.ts';
 import { SECTORS } from './sectors.ts';
 
 /** A questionnaire has a dozen questions; the cap keeps a request from carrying thousands of keys. */
@@ -43,44 +40,3 @@ export function auditRequestSchema<const S extends readonly string[]>(sectors: S
 export const AuditRequestSchema = auditRequestSchema(SECTORS);
 
 export type AuditRequest = Static<typeof AuditRequestSchema>;
-
-/**
- * The audit endpoint's descriptor (src/schemas/lead-kinds.ts) for these sectors: its description
- * and its MCP tool's name the sectors it audits, so a new sector reaches /openapi.json and MCP.
- */
-export function auditKind<S extends ReturnType<typeof auditRequestSchema>>(
-  schema: S,
-  sectors: readonly SectorDescriptor[],
-): LeadKindDescriptor<'audit', S> {
-  const values = sectorValues(sectors);
-  return {
-    kind: 'audit',
-    schema,
-    schemaName: 'AuditRequest',
-    path: '/api/audit',
-    operationId: 'submitSectorAudit',
-    example: AUDIT_EXAMPLE as LeadKindDescriptor<'audit', S>['example'],
-    tool: {
-      name: 'submit_sector_audit',
-      english: `Request an online-visibility audit for one of the ${sectors.length} sectors (sector: ${values.replace(/ ou /, ' or ')}): email and firstName required; formData maps each question of the sector’s questionnaire (read the questionnaire resource, exact texts) to the person’s answer. Only with the explicit consent of the person concerned.`,
-    },
-    thankYouPath: '/secteurs/merci',
-    summary: 'Demander un audit de visibilité sectoriel',
-    description: `Enregistre une demande d’audit de présence en ligne pour l’un des secteurs ${values} (${sectors.map(({ sector, label }) => `${sector} : ${label.toLowerCase()}`).join(' ; ')}), avec les réponses du questionnaire de la page du secteur. existing vaut true quand l’adresse est déjà connue. À n’envoyer qu’avec l’accord explicite de la personne concernée.`,
-    fields: {
-      email: 'email',
-      firstName: 'firstName',
-      lastName: 'lastName',
-      phone: 'phone',
-      subjectDetail: 'sector',
-    } as LeadKindDescriptor<'audit', S>['fields'],
-    questionnaire: { answers: 'formData', sector: 'sector' } as LeadKindDescriptor<
-      'audit',
-      S
-    >['questionnaire'],
-    answersExisting: true,
-    confirmsToSender: false,
-    notificationTitle: 'Nouvelle demande d’audit',
-    brevoList: { setting: 'auditListId', variable: 'BREVO_AUDIT_LIST_ID', required: false },
-  };
-}

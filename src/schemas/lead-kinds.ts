@@ -1,8 +1,8 @@
 import type { Static, TObject } from 'typebox';
-import { auditKind, AuditRequestSchema } from './audit-request.ts';
+import { AuditRequestSchema, type auditRequestSchema } from './audit-request.ts';
 import { ContactRequestSchema } from './contact-request.ts';
-import { CONTACT_EXAMPLE, SUBSCRIBE_EXAMPLE } from './examples.ts';
-import { SECTOR_DESCRIPTORS } from './sector-descriptors.ts';
+import { AUDIT_EXAMPLE, CONTACT_EXAMPLE, SUBSCRIBE_EXAMPLE } from './examples.ts';
+import { SECTOR_DESCRIPTORS, sectorValues, type SectorDescriptor } from './sector-descriptors.ts';
 import { SubscribeRequestSchema } from './subscribe-request.ts';
 import { inFrenchWords } from './french-text.ts';
 
@@ -89,6 +89,47 @@ function leadKind<const K extends string, S extends TObject>(
   descriptor: LeadKindDescriptor<K, S>,
 ): LeadKindDescriptor<K, S> {
   return descriptor;
+}
+
+/**
+ * The audit endpoint's descriptor (src/schemas/lead-kinds.ts) for these sectors: its description
+ * and its MCP tool's name the sectors it audits, so a new sector reaches /openapi.json and MCP.
+ */
+export function auditKind<S extends ReturnType<typeof auditRequestSchema>>(
+  schema: S,
+  sectors: readonly SectorDescriptor[],
+): LeadKindDescriptor<'audit', S> {
+  const values = sectorValues(sectors);
+  return {
+    kind: 'audit',
+    schema,
+    schemaName: 'AuditRequest',
+    path: '/api/audit',
+    operationId: 'submitSectorAudit',
+    example: AUDIT_EXAMPLE as LeadKindDescriptor<'audit', S>['example'],
+    tool: {
+      name: 'submit_sector_audit',
+      english: `Request an online-visibility audit for one of the ${sectors.length} sectors (sector: ${values.replace(/ ou /, ' or ')}): email and firstName required; formData maps each question of the sector’s questionnaire (read the questionnaire resource, exact texts) to the person’s answer. Only with the explicit consent of the person concerned.`,
+    },
+    thankYouPath: '/secteurs/merci',
+    summary: 'Demander un audit de visibilité sectoriel',
+    description: `Enregistre une demande d’audit de présence en ligne pour l’un des secteurs ${values} (${sectors.map(({ sector, label }) => `${sector} : ${label.toLowerCase()}`).join(' ; ')}), avec les réponses du questionnaire de la page du secteur. existing vaut true quand l’adresse est déjà connue. À n’envoyer qu’avec l’accord explicite de la personne concernée.`,
+    fields: {
+      email: 'email',
+      firstName: 'firstName',
+      lastName: 'lastName',
+      phone: 'phone',
+      subjectDetail: 'sector',
+    } as LeadKindDescriptor<'audit', S>['fields'],
+    questionnaire: { answers: 'formData', sector: 'sector' } as LeadKindDescriptor<
+      'audit',
+      S
+    >['questionnaire'],
+    answersExisting: true,
+    confirmsToSender: false,
+    notificationTitle: 'Nouvelle demande d’audit',
+    brevoList: { setting: 'auditListId', variable: 'BREVO_AUDIT_LIST_ID', required: false },
+  };
 }
 
 /** The lead endpoints of spec section 4 (the privacy request is src/schemas/privacy-request.ts). */

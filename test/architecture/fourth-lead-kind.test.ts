@@ -9,7 +9,10 @@ import type { Lead } from '../../src/domain/lead/lead.ts';
 import { registerApi } from '../../src/http/api/api-plugin.ts';
 import { confirmationEmail } from '../../src/mail/confirmation.ts';
 import { agencyNotification } from '../../src/mail/notification.ts';
+import { mcpInstructions } from '../../src/mcp/server-info.ts';
+import { serverCard } from '../../src/mcp/server-card.ts';
 import { buildOpenApiDocument } from '../../src/openapi/document.ts';
+import { apiEndpoints } from '../../src/schemas/api-endpoints.ts';
 import { contactPayload } from '../../src/providers/brevo-contact.ts';
 import { webhookEventFor } from '../../src/providers/webhook-message.ts';
 import {
@@ -19,6 +22,7 @@ import {
 } from '../../src/schemas/lead-kinds.ts';
 import { webhookEventSchema } from '../../src/schemas/webhook-event.ts';
 import { developersReference } from '../../site/developers-reference.ts';
+import { llmsTxt } from '../../site/llms-files.ts';
 import { mailIdentity } from '../../site/mail-identity.ts';
 
 /*
@@ -102,12 +106,29 @@ describe('a fourth lead kind needs one schema and one descriptor (docs/architect
     expect((await app.inject({ method: 'GET', url: '/api/quote' })).statusCode).toBe(405);
   });
 
-  it('appears in /openapi.json with its schema, and the prose counts four endpoints', () => {
+  it('appears in /openapi.json with its schema, and the prose counts five endpoints (privacy included)', () => {
     const document = buildOpenApiDocument('https://agence.example', KINDS);
     expect(document.paths['/api/quote']?.post.operationId).toBe('requestQuote');
     expect(document.components.schemas).toHaveProperty('QuoteRequest', QuoteRequestSchema);
-    expect(document.info.description).toMatch(/^Quatre points d’accès /);
-    expect(endpointCount(KINDS)).toBe('quatre points d’accès');
+    expect(Object.keys(document.paths)).toHaveLength(5);
+    expect(document.info.description).toMatch(/^Cinq points d’accès /);
+    expect(endpointCount(apiEndpoints(KINDS))).toBe('cinq points d’accès');
+  });
+
+  it('is counted and named in what agents read first: MCP instructions, server card, llms.txt', () => {
+    const instructions = mcpInstructions(true, KINDS);
+    expect(instructions).toMatch(/^Cinq outils /);
+    expect(instructions).toContain('Five tools');
+    for (const name of ['request_quote', 'request_privacy_action']) {
+      expect(instructions).toContain(name);
+    }
+    const card = serverCard('https://agence.example', [], true, KINDS);
+    expect(card.description).toBe(instructions);
+    expect(card.tools.map((tool) => tool.name)).toContain('request_quote');
+    const llms = llmsTxt([], 'https://agence.example', { kinds: KINDS });
+    expect(llms).toContain('`request_quote`');
+    expect(llms).toContain('cinq outils');
+    expect(llms).toContain('les cinq points d’accès');
   });
 
   it('gets a /developers section with a row per field and examples', () => {

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAD_KINDS } from '../../src/schemas/lead-kinds.ts';
+import { SECTORS } from '../../src/schemas/sectors.ts';
 import { AUDIT_EXAMPLE, CONTACT_EXAMPLE, DIAGNOSTIC_EXAMPLE } from '../../src/schemas/examples.ts';
 import type { ErrorResponse } from '../../src/schemas/responses.ts';
 import { postJson } from '../helpers/api-assertions.ts';
@@ -70,10 +71,10 @@ describe('tools and resources', () => {
     }
   });
 
-  it('lists the service pages and the three questionnaires; a questionnaire reads as /secteurs/<sector>.json', async () => {
+  it('lists the service pages and every sector’s questionnaire; a questionnaire reads as /secteurs/<sector>.json', async () => {
     const { resources } = await client.listResources();
     const uris = resources.map((resource) => resource.uri);
-    for (const sector of ['avocats', 'boutiques', 'btp']) {
+    for (const sector of SECTORS) {
       expect(uris).toContain(`http://localhost:3000/secteurs/${sector}.json`);
     }
     expect(uris.filter((uri) => uri.includes('/services')).length).toBeGreaterThanOrEqual(4);

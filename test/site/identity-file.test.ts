@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SECTORS } from '../../src/schemas/sectors.ts';
 import { loadIdentity, SAMPLE_IDENTITY_FILE } from '../../site/agency.ts';
 import { runLeadgate } from '../scale/leadgate-node.ts';
 
@@ -66,7 +67,7 @@ describe('a mistake in the identity file is one French line with its line and fi
       from: 'sectors: [btp]',
       to: 'sectors: [plombiers]',
       field: 'references[2].sectors[0]',
-      says: 'l’un des secteurs avocats, boutiques, btp',
+      says: `l’un des secteurs ${SECTORS.join(', ')}`,
     },
     {
       mistake: 'a brand colour too pale for white text (WCAG AA)',
@@ -101,11 +102,11 @@ describe('a mistake in the identity file is one French line with its line and fi
 
   it('a sector whose audit has no price names the sector and how to price it (docs/site.md, "Tarifs")', () => {
     const file = edited(
-      '    sectors: [avocats, boutiques, btp]\n',
-      '    sectors: [avocats, btp]\n',
+      `    sectors: [${SECTORS.join(', ')}]\n`,
+      `    sectors: [${SECTORS.filter((sector) => sector !== 'boutiques').join(', ')}]\n`,
     );
     expect(problemOf(file)).toBe(
-      `${file}, ligne ${lineOf('prices:')} : prices : aucun tarif ne dit ce que coûte l’audit du secteur boutiques : ajoutez-le aux sectors du tarif de l’audit (ex. « sectors: [avocats, boutiques, btp] », et « price: gratuit » s’il ne coûte rien)`,
+      `${file}, ligne ${lineOf('prices:')} : prices : aucun tarif ne dit ce que coûte l’audit du secteur boutiques : ajoutez-le aux sectors du tarif de l’audit (ex. « sectors: [${SECTORS.join(', ')}] », et « price: gratuit » s’il ne coûte rien)`,
     );
   });
 
