@@ -1,6 +1,6 @@
 import { currentWording } from '../src/schemas/consent.ts';
 import { frenchList } from '../src/schemas/french-text.ts';
-import { leadKindOf, type ApiAction, type LeadKindDescriptor } from '../src/schemas/lead-kinds.ts';
+import { LEAD_KINDS, type ApiAction, type LeadKindDescriptor } from '../src/schemas/lead-kinds.ts';
 import { PRIVACY_ACTION, PRIVACY_KINDS } from '../src/schemas/privacy-request.ts';
 import { questionnairePath } from '../src/schemas/questionnaires.ts';
 import { absoluteLinks, slugify } from './markdown.ts';
@@ -31,22 +31,32 @@ interface RequestSchema {
   then?: { required?: string[] };
 }
 
-const FORMS: Record<'contact' | 'diagnostic' | 'newsletter' | 'privacy', FormApi> = {
+/** The endpoint of `kinds` that a form of the site posts to. */
+function kindOf(kinds: readonly LeadKindDescriptor[], kind: string): LeadKindDescriptor {
+  const found = kinds.find((candidate) => candidate.kind === kind);
+  if (!found) throw new Error(`no lead kind ${kind}`);
+  return found;
+}
+
+/** The site's forms on these endpoints (test/architecture/new-optional-field.test.ts passes others). */
+const formsOf = (
+  kinds: readonly LeadKindDescriptor[],
+): Record<'contact' | 'diagnostic' | 'newsletter' | 'privacy', FormApi> => ({
   contact: {
-    action: leadKindOf('contact'),
+    action: kindOf(kinds, 'contact'),
     notes: { TYPE_BESOIN: 'parmi `Attirer`, `Engager`, `Convertir`, séparés par des virgules' },
   },
   diagnostic: {
-    action: leadKindOf('contact'),
+    action: kindOf(kinds, 'contact'),
     fixed: { TOOL_SOURCE: 'diagnostic-gratuit' },
     notes: { JOB_TITLE: 'activité et ville', DEMANDE: 'site ou fiche Google à examiner' },
   },
-  newsletter: { action: leadKindOf('subscribe') },
+  newsletter: { action: kindOf(kinds, 'subscribe') },
   privacy: {
     action: PRIVACY_ACTION,
     notes: { kind: PRIVACY_KINDS.map((kind) => `\`${kind}\``).join(', ') },
   },
-};
+});
 
 const list = (names: string[], notes: Record<string, string> = {}) =>
   frenchList(names.map((name) => `\`${name}\`${notes[name] ? ` (${notes[name]})` : ''}`));
@@ -83,7 +93,8 @@ function fieldsSentence(form: FormApi): string {
 }
 
 /** What an agent needs to send the page's form itself: endpoint, fields, and the questionnaire. */
-function formSection(page: Page, siteUrl: string): string {
+function formSection(page: Page, siteUrl: string, kinds: readonly LeadKindDescriptor[]): string {
+  const forms = formsOf(kinds);
   const consentFor = (kind: string) => {
     const wording = currentWording(kind);
     return `Un agent peut l’envoyer en JSON pour la personne qu’il aide, uniquement avec son accord explicite sur le texte que le formulaire affiche près de son bouton d’envoi : « ${wording.text} » (à indiquer dans \`consent\` : \`{"version": "${wording.version}", "channel": "agent"}\`).`;
@@ -91,14 +102,14 @@ function formSection(page: Page, siteUrl: string): string {
   const send = (form: FormApi) => apiLink(siteUrl, form.action.path);
   const parts: string[] = [];
   if (page.form === 'contact' || page.form === 'diagnostic') {
-    const form = FORMS[page.form];
+    const form = forms[page.form];
     parts.push(
       `Le formulaire de cette page envoie ${send(form)} avec ${fieldsSentence(form)}. ${consentFor(form.action.kind)}`,
     );
   }
   if (page.form === 'audit') {
     const form: FormApi = {
-      action: leadKindOf('audit'),
+      action: kindOf(kinds, 'audit'),
       fixed: { sector: page.sector ?? '' },
     };
     const questions = page.questions.map((item) =>
@@ -112,14 +123,14 @@ function formSection(page: Page, siteUrl: string): string {
     );
   }
   if (page.form === 'newsletter' || page.newsletter) {
-    const form = FORMS.newsletter;
+    const form = forms.newsletter;
     parts.push(
       `Inscription à la newsletter : ${send(form)} avec ${fieldsSentence(form)}. ${consentFor(form.action.kind)}`,
     );
   }
   if (page.form === 'privacy') {
     // docs/consent.md, "Requests about one's data": the person confirms, whoever sends it.
-    const form = FORMS.privacy;
+    const form = forms.privacy;
     parts.push(
       `Le formulaire de cette page envoie ${send(form)} avec ${fieldsSentence(form)} ; la même demande est l’outil MCP \`${form.action.tool.name}\`. Un assistant peut l’envoyer pour la personne qu’il aide, à sa demande : rien n’est fait avant qu’elle ouvre le lien reçu à cette adresse et appuie sur le bouton. La réponse, \`{"success": true, "confirmation": "sent"}\` (ou \`already_sent\` si un lien est déjà parti dans les 24 heures), est la même que l’adresse soit connue ou non. Exemple de corps :`,
       `\`\`\`json\n${JSON.stringify(form.action.example, null, 2)}\n\`\`\``,
@@ -132,13 +143,17 @@ function formSection(page: Page, siteUrl: string): string {
  * A page for agents (docs/site.md): the content without navigation chrome, the title as H1, links
  * absolute on SITE_URL, and how to act on the page's form.
  */
-export function pageMarkdown(page: Page, siteUrl: string): string {
+export function pageMarkdown(
+  page: Page,
+  siteUrl: string,
+  kinds: readonly LeadKindDescriptor[] = LEAD_KINDS,
+): string {
   const url = canonicalUrl(siteUrl, page.path);
   return [
     `# ${page.title}`,
     `> ${page.description}`,
     absoluteLinks(page.body, siteUrl),
-    formSection(page, siteUrl),
+    formSection(page, siteUrl, kinds),
     page.path === '/404' ? '' : `---\n\nAdresse : ${url} · Mise à jour : ${page.updated}`,
   ]
     .filter(Boolean)
