@@ -77,7 +77,7 @@ describe('a new optional field is one line of its schema (docs/architecture.md)'
 
   it('appears in /openapi.json and in /developers’ table of the contact fields', () => {
     const document = buildOpenApiDocument(SITE_URL, KINDS);
-    expect(document.components.schemas.ContactRequest.properties).toHaveProperty('BUDGET');
+    expect(document.components.schemas.ContactRequest?.properties).toHaveProperty('BUDGET');
     const reference = developersReference(SITE_URL, { kinds: KINDS });
     const section = reference.slice(reference.indexOf('### POST /api/contact'));
     expect(section).toContain('| `BUDGET` | texte | non | 50 | Budget envisagé, en euros. |');
