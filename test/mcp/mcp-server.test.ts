@@ -282,6 +282,7 @@ describe('discovery and transport', () => {
     expect(response.status).toBe(200);
     const card = (await response.json()) as {
       $comment: string;
+      description: string;
       transport: { endpoint: string };
       tools: { name: string }[];
       resources: { uri: string }[];
@@ -292,6 +293,16 @@ describe('discovery and transport', () => {
       [...LEAD_KINDS.map((e) => e.tool.name), 'request_privacy_action'].sort(),
     );
     expect(card.resources.length).toBeGreaterThanOrEqual(3);
+    // What an agent reads first counts and names every tool it can call, as initialize says.
+    expect(card.description).toBe(client.getInstructions());
+  });
+
+  it('the initialize instructions count and name every tool, the privacy request included', () => {
+    const instructions = client.getInstructions()!;
+    const names = [...LEAD_KINDS.map((e) => e.tool.name), 'request_privacy_action'];
+    expect(instructions).toMatch(/^Quatre outils /);
+    expect(instructions).toContain('Four tools');
+    for (const name of names) expect(instructions).toContain(name);
   });
 
   it('GET /mcp is 405 (stateless: no stream to open), with Allow', async () => {
