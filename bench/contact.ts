@@ -28,27 +28,37 @@ export interface ContactRound {
   nodeFloor: MeasuredLoad;
 }
 
-async function measureServer(
+/** wrk posting new contact requests to one server started from `cwd` (this checkout by default). */
+export async function measureServer(
   root: string,
   args: readonly string[],
   env: Record<string, string>,
   seconds: number,
+  cwd?: string,
 ): Promise<MeasuredLoad> {
-  return withServer(root, args, env, async ({ baseUrl, pid }) => {
-    const spec = {
-      url: `${baseUrl}/api/contact`,
-      method: 'POST' as const,
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: CONTACT_BODY,
-      connections: CONNECTIONS,
-      serverPid: pid,
-    };
-    await runWrk({ ...spec, seconds: 3 }); // warm-up: JIT, SQLite page cache, sockets
-    const result = await runWrk({ ...spec, seconds });
-    if (result.failures > 0)
-      throw new Error(`${spec.url}: ${result.failures} failed requests (${result.failureDetail})`);
-    return result;
-  });
+  return withServer(
+    root,
+    args,
+    env,
+    async ({ baseUrl, pid }) => {
+      const spec = {
+        url: `${baseUrl}/api/contact`,
+        method: 'POST' as const,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: CONTACT_BODY,
+        connections: CONNECTIONS,
+        serverPid: pid,
+      };
+      await runWrk({ ...spec, seconds: 3 }); // warm-up: JIT, SQLite page cache, sockets
+      const result = await runWrk({ ...spec, seconds });
+      if (result.failures > 0)
+        throw new Error(
+          `${spec.url}: ${result.failures} failed requests (${result.failureDetail})`,
+        );
+      return result;
+    },
+    cwd,
+  );
 }
 
 /**

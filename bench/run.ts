@@ -1,7 +1,7 @@
 // Runs the benchmarks and writes bench/RESULTS.md. Not part of `npm test` nor CI (bench/README.md).
 // Usage: npm run bench -- [--rounds 5] [--seconds 10] [--starts 10] [--requests 100000]
 //   [--only build,startup,contact,steady,nodes,site,flood,memory,mail,delivery,workspace]
-//   [--output bench/RESULTS.md]
+//   [--output bench/RESULTS.md] [--against <git ref>]
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +34,13 @@ import { nodesLatencyRound, type NodesLatency } from './nodes-latency.ts';
 import { buildOnce, coldStarts, firstStarts } from './startup.ts';
 import { workspaceRound, workspaceSection, type WorkspaceRound } from './workspace.ts';
 import { SERVE_ARGS } from './lib/serve-command.ts';
+import {
+  againstRound,
+  againstSection,
+  prepareRef,
+  thisCheckout,
+  type AgainstRound,
+} from './against.ts';
 
 const { values } = parseArgs({
   options: {
@@ -41,17 +48,18 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     starts: { type: 'string', default: '10' },
     requests: { type: 'string', default: '100000' },
-    only: {
-      type: 'string',
-      default: 'build,startup,contact,steady,nodes,site,flood,memory,mail,delivery,workspace',
-    },
+    only: { type: 'string' },
     output: { type: 'string', default: 'bench/RESULTS.md' },
+    against: { type: 'string' },
   },
 });
+// With --against, the comparison alone unless --only names more (bench/README.md).
+const everything = 'build,startup,contact,steady,nodes,site,flood,memory,mail,delivery,workspace';
 const rounds = Number(values.rounds);
 const round1 = (value: number) => Math.round(value * 10) / 10;
 const seconds = Number(values.seconds);
-const only = new Set(values.only.split(','));
+const only = new Set((values.only ?? (values.against ? 'against' : everything)).split(','));
+if (values.against) only.add('against');
 const root = join(process.cwd(), 'bench', 'out');
 // An earlier run's files are set aside now and deleted only after the last measure: deleting
 // thousands of files makes ext4 create new ones far slower for a while (bench/README.md).
@@ -98,6 +106,7 @@ const servers = [
   'flood',
   'memory',
   'delivery',
+  'against',
 ].some((n) => only.has(n));
 const builds: number[] = [];
 for (let round = 0; round < (only.has('build') ? rounds : servers ? 1 : 0); round++) {
@@ -458,6 +467,21 @@ Where it goes: docs/performance.md.
 | CPU per lead | of which in the kernel | Delivered leads/s |
 | ---: | ---: | ---: |
 | ${of((r) => r.cpuMicrosPerLead).toFixed(0)} µs | ${of((r) => r.systemMicrosPerLead).toFixed(0)} µs | ${round0(of((r) => r.leadsPerSecond))} |`);
+}
+
+if (values.against) {
+  const ref = await prepareRef(values.against, log);
+  const today = thisCheckout(distDir);
+  const results: AgainstRound[] = [];
+  for (let index = 0; index < rounds; index++) {
+    results.push(await retryOnce('against', () => againstRound(root, today, ref, index, seconds)));
+    const r = results.at(-1)!;
+    log(
+      `against: contact ${Math.round(r.today.accept.requestsPerSecond)} vs ${Math.round(r.ref.accept.requestsPerSecond)} req/s, ${Math.round(r.today.accept.cpuMicrosPerRequest)} vs ${Math.round(r.ref.accept.cpuMicrosPerRequest)} µs`,
+    );
+  }
+  raw.against = results;
+  sections.push(againstSection(ref, results, seconds));
 }
 
 if (only.has('workspace')) {

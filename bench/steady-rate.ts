@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { CONTACT_BODY } from './contact.ts';
-import { withCpuOf } from './lib/cpu.ts';
+import { rssBytesOf, withCpuOf } from './lib/cpu.ts';
 import { SERVE_ARGS } from './lib/serve-command.ts';
 import { withServer } from './lib/servers.ts';
 
@@ -20,6 +20,8 @@ export interface SteadyRateRound {
   cpuMicrosPerRequest: number;
   /** `.eml` files in the outbox when the last answer came: what the dispatcher did meanwhile. */
   mailsWritten: number;
+  /** The server's resident memory when the last answer came. */
+  rssBytes: number;
 }
 
 export function quantile(sorted: readonly number[], q: number): number {
@@ -75,21 +77,30 @@ export async function steadyRateRound(
   distDir: string,
   rate: number,
   seconds: number,
+  /** Another checkout's server (`--against`): its `npm start` arguments and folder. */
+  checkout: { args: readonly string[]; cwd?: string } = { args: SERVE_ARGS },
 ): Promise<SteadyRateRound> {
   const env = { DIST_DIR: distDir, MAIL_PROVIDER: 'outbox', RATE_LIMIT_PER_MINUTE: '0' };
-  return withServer(root, SERVE_ARGS, env, async ({ baseUrl, pid, dataDir }) => {
-    await sendAtRate(baseUrl, rate, 3); // warm-up: JIT, SQLite page cache, sockets
-    const { result, cpuSeconds } = await withCpuOf(pid, () => sendAtRate(baseUrl, rate, seconds));
-    const outbox = join(dataDir, 'outbox');
-    return {
-      rate,
-      sent: rate * seconds,
-      failures: result.failures,
-      p50: quantile(result.latencies, 0.5),
-      p99: quantile(result.latencies, 0.99),
-      max: result.latencies.at(-1) ?? 0,
-      cpuMicrosPerRequest: (cpuSeconds * 1e6) / (rate * seconds),
-      mailsWritten: readdirSync(outbox).length,
-    };
-  });
+  return withServer(
+    root,
+    checkout.args,
+    env,
+    async ({ baseUrl, pid, dataDir }) => {
+      await sendAtRate(baseUrl, rate, 3); // warm-up: JIT, SQLite page cache, sockets
+      const { result, cpuSeconds } = await withCpuOf(pid, () => sendAtRate(baseUrl, rate, seconds));
+      const outbox = join(dataDir, 'outbox');
+      return {
+        rate,
+        sent: rate * seconds,
+        failures: result.failures,
+        p50: quantile(result.latencies, 0.5),
+        p99: quantile(result.latencies, 0.99),
+        max: result.latencies.at(-1) ?? 0,
+        cpuMicrosPerRequest: (cpuSeconds * 1e6) / (rate * seconds),
+        mailsWritten: readdirSync(outbox).length,
+        rssBytes: rssBytesOf(pid),
+      };
+    },
+    checkout.cwd,
+  );
 }

@@ -52,10 +52,15 @@ export async function startServerProcess(
   args: readonly string[],
   env: Record<string, string>,
   url: string,
-  { captureStdout = false, timeoutMs = 60_000 } = {},
+  {
+    captureStdout = false,
+    timeoutMs = 60_000,
+    cwd,
+  }: { captureStdout?: boolean; timeoutMs?: number; cwd?: string } = {},
 ): Promise<Started> {
   const start = performance.now();
   const child = spawn(command, args, {
+    cwd,
     env: { ...process.env, ...env },
     // Under load the request logs go to /dev/null: pino still formats and writes each line, but the
     // driver does not spend the shared cores reading them.
@@ -96,9 +101,11 @@ export function runToEnd(
   command: string,
   args: readonly string[],
   env: Record<string, string> = {},
+  cwd?: string,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
+      cwd,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,18 +1,20 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The arguments `npm start` gives node (its flags, then `bin/leadgate.js serve`), read from
  * package.json: every benchmark measures the server as it is started, flags included
  * (docs/performance.md, "Memory").
  */
-function startArguments(): string[] {
-  const manifest = JSON.parse(
-    readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-  ) as { scripts: { start: string } };
+export function serveArgumentsOf(checkout: string): string[] {
+  const manifest = JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
   // `exec`: the shell npm runs the script in becomes node, so the SIGTERM npm forwards reaches the
-  // server (docs/reliability.md, "Graceful shutdown").
-  const [exec, command, ...args] = manifest.scripts.start.split(/\s+/);
-  if (exec !== 'exec' || command !== 'node' || args.at(-1) !== 'serve')
+  // server (docs/reliability.md, "Graceful shutdown"); releases before it started node plainly.
+  const [command, ...args] = manifest.scripts.start.replace(/^exec\s+/, '').split(/\s+/);
+  if (command !== 'node' || args.at(-1) !== 'serve')
     throw new Error(
       `package.json start is not "exec node … bin/leadgate.js serve": ${manifest.scripts.start}`,
     );
@@ -20,4 +22,6 @@ function startArguments(): string[] {
 }
 
 /** `node <SERVE_ARGS>` runs leadgate as `npm start` does. */
-export const SERVE_ARGS: readonly string[] = startArguments();
+export const SERVE_ARGS: readonly string[] = serveArgumentsOf(
+  fileURLToPath(new URL('../..', import.meta.url)),
+);

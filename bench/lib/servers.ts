@@ -22,6 +22,8 @@ export async function withServer<T>(
   args: readonly string[],
   env: Record<string, string>,
   work: (target: ServerUnderTest) => Promise<T>,
+  /** The checkout the server runs from (`--against` runs another release's). */
+  cwd?: string,
 ): Promise<T> {
   const dataDir = mkdtempSync(join(root, 'server-'));
   const port = await freePort();
@@ -30,6 +32,7 @@ export async function withServer<T>(
     args,
     { ...SITE_ENV, HOST: '127.0.0.1', ...env, PORT: String(port), DATA_DIR: dataDir },
     `http://127.0.0.1:${port}/healthz`,
+    { cwd },
   );
   try {
     return await work({
