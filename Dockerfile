@@ -4,7 +4,7 @@
 #     --env-file leadgate.env leadgate
 # (leadgate.env: a copy of deploy/leadgate.env.example, filled in, without quotes.) The image runs
 # with NODE_ENV=production: `serve` refuses at start, in one line with exit 2, the sample identity of
-# site/agency.ts, `.example` addresses and an outbox nobody chose.
+# src/features/site/agency.ts, `.example` addresses and an outbox nobody chose.
 
 # Build: compiles better-sqlite3, pre-renders the site and the CLI bundle, then drops dev dependencies.
 FROM node:20-bookworm-slim AS build

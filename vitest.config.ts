@@ -2,19 +2,27 @@ import { defineConfig } from 'vitest/config';
 
 /** docs/quality.md: the suites that run a second time with the journal on PostgreSQL. */
 const POSTGRES_SUITES = [
-  ...['store', 'http', 'cli', 'hardening', 'providers', 'privacy'].map(
-    (folder) => `test/${folder}/**/*.test.ts`,
-  ),
+  ...[
+    'kernel/journal',
+    'kernel/http',
+    'features/intake',
+    'features/newsletter',
+    'cli',
+    'hardening',
+    'providers',
+  ].map((folder) => `test/${folder}/**/*.test.ts`),
+  'test/features/privacy/privacy-page.test.ts',
+  'test/features/privacy/privacy-requests.test.ts',
   // docs/workspace.md: the workspace's sessions, throttling, audit trail and pages on both journals.
-  'test/workspace/workspace-security.test.ts',
-  'test/workspace/audit-retention.test.ts',
-  'test/workspace/people-desk.test.ts',
-  'test/workspace/two-nodes.test.ts',
+  'test/features/staff/workspace-security.test.ts',
+  'test/features/staff/audit-retention.test.ts',
+  'test/features/privacy/people-desk.test.ts',
+  'test/features/staff/two-nodes.test.ts',
   // The team's whole day in Chromium: search, statuses, « Relancer », release and export.
-  'test/workspace/workspace-browser.test.ts',
+  'test/features/inbox/workspace-browser.test.ts',
   // docs/workspace.md: the dashboard's figures and the team's daily summary on both journals.
-  'test/workspace/dashboard.test.ts',
-  'test/workspace/team-summary.test.ts',
+  'test/features/inbox/dashboard.test.ts',
+  'test/features/inbox/team-summary.test.ts',
 ];
 
 export default defineConfig({

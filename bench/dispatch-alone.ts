@@ -2,12 +2,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/kernel/config.ts';
 import { createDispatcherFor } from '../src/wiring/dispatcher-setup.ts';
 import { createProvider } from '../src/providers/create-provider.ts';
-import { createStore } from '../src/store/create-store.ts';
+import { createStore } from '../src/wiring/create-store.ts';
 import { acceptBurst } from './journal-accept.ts';
-import { mailIdentity } from '../site/mail-identity.ts';
+import { mailIdentity } from '../src/features/site/mail-identity.ts';
 
 export interface DispatchRound {
   cpuMicrosPerLead: number;

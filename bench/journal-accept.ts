@@ -1,10 +1,10 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadConfig } from '../src/config.ts';
-import type { Lead } from '../src/domain/lead/lead.ts';
-import type { Store } from '../src/domain/store.ts';
-import { createStore } from '../src/store/create-store.ts';
+import { loadConfig } from '../src/kernel/config.ts';
+import type { Lead } from '../src/kernel/lead/lead.ts';
+import type { Store } from '../src/kernel/journal/store.ts';
+import { createStore } from '../src/wiring/create-store.ts';
 import { CONTACT_BODY } from './contact.ts';
 
 export interface JournalRound {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { format, resolveConfig } from 'prettier';
-import { buildSite } from '../site/build.ts';
+import { buildSite } from '../src/features/site/build.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/browser.ts';
 import { freePort, startServerProcess } from './lib/processes.ts';
 import { SERVE_ARGS } from './lib/serve-command.ts';

@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { loggerOptions } from '../src/observability/logging.ts';
+import { loggerOptions } from '../src/kernel/observability/logging.ts';
 
 export interface LogLinesRound {
   /** CPU (user + system) per lead for its three lines, the writes to /dev/null included. */

@@ -1,12 +1,16 @@
 import { performance } from 'node:perf_hooks';
 import nodemailer from 'nodemailer';
-import type { Lead } from '../src/domain/lead/lead.ts';
-import { confirmationEmail } from '../src/mail/confirmation.ts';
-import { parseMailbox, type MailMessage, type MailSettings } from '../src/mail/mail-message.ts';
-import { composeMime } from '../src/mail/mime-message.ts';
-import { agencyNotification } from '../src/mail/notification.ts';
+import type { Lead } from '../src/kernel/lead/lead.ts';
+import { confirmationEmail } from '../src/features/intake/confirmation-email.ts';
+import {
+  parseMailbox,
+  type MailMessage,
+  type MailSettings,
+} from '../src/kernel/mail/mail-message.ts';
+import { composeMime } from '../src/kernel/mail/mime-message.ts';
+import { agencyNotification } from '../src/features/intake/notification-email.ts';
 import { CONTACT_BODY } from './contact.ts';
-import { mailIdentity } from '../site/mail-identity.ts';
+import { mailIdentity } from '../src/features/site/mail-identity.ts';
 
 /** Microseconds of CPU (user + system) and of wall time per message composed. */
 export interface ComposeCost {
@@ -48,8 +52,9 @@ async function measure(count: number, compose: (message: MailMessage) => unknown
 }
 
 /**
- * One round: the same two messages composed by leadgate (src/mail/mime-message.ts) and by nodemailer
- * as the outbox used it before (a stream transport, CRLF line breaks, the whole message buffered).
+ * One round: the same two messages composed by leadgate (src/kernel/mail/mime-message.ts) and by
+ * nodemailer as the outbox used it before (a stream transport, CRLF line breaks, the whole message
+ * buffered).
  */
 export async function mailComposeRound(count: number): Promise<MailComposeRound> {
   const sender = parseMailbox(SETTINGS.from);

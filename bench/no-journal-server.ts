@@ -4,9 +4,9 @@
 // per request), and no destination. No journal or logging design can make the accept path cheaper
 // than this row (docs/performance.md, "The accept path").
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { loggerOptions } from '../src/observability/logging.ts';
-import { createStore } from '../src/store/create-store.ts';
+import { loadConfig } from '../src/kernel/config.ts';
+import { loggerOptions } from '../src/kernel/observability/logging.ts';
+import { createStore } from '../src/wiring/create-store.ts';
 import { NO_DESTINATION_PROVIDER } from './lib/no-destination-provider.ts';
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });

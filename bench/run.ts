@@ -387,7 +387,7 @@ if (only.has('mail')) {
 
 The benchmark's contact lead's two e-mails (confirmation, notification: text and HTML, UTF-8),
 composed in one process, one after the other: ${messages.toLocaleString('en-US')} messages by leadgate's composer
-(src/mail/mime-message.ts), ${(messages / 10).toLocaleString('en-US')} by nodemailer's stream transport as the outbox used it
+(src/kernel/mail/mime-message.ts), ${(messages / 10).toLocaleString('en-US')} by nodemailer's stream transport as the outbox used it
 before (CRLF, whole message buffered), after a warm-up, ${rounds} rounds. CPU time of the process
 per message (user + system), and wall time.
 
@@ -396,7 +396,7 @@ nodemailer takes **${median(speedups).toFixed(0)} ×** as long (median of the ro
 
 | Composer | CPU per message | Wall time per message |
 | --- | ---: | ---: |
-| leadgate (src/mail/mime-message.ts) | ${micros(leadgate)} | ${micros(cost((r) => r.leadgate.wallMicros))} |
+| leadgate (src/kernel/mail/mime-message.ts) | ${micros(leadgate)} | ${micros(cost((r) => r.leadgate.wallMicros))} |
 | nodemailer, stream transport | ${micros(cost((r) => r.nodemailer.cpuMicros))} | ${micros(cost((r) => r.nodemailer.wallMicros))} |`);
 }
 

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FORM_TOKEN_FIELD } from '../src/schemas/bot-trap.ts';
-import type { SiteManifest } from '../src/schemas/site-manifest.ts';
+import { FORM_TOKEN_FIELD } from '../src/kernel/schemas/bot-trap.ts';
+import type { SiteManifest } from '../src/kernel/schemas/site-manifest.ts';
 import { runWrk, type MeasuredLoad } from './lib/wrk.ts';
 import { freePort, SITE_ENV, startServerProcess, type Started } from './lib/processes.ts';
 import { CONNECTIONS } from './contact.ts';
@@ -72,7 +72,10 @@ async function measure(
   return result;
 }
 
-/** leadgate signs the token of a page's forms as it serves it (src/http/forms/live-form-page.ts); nginx cannot. */
+/**
+ * leadgate signs the token of a page's forms as it serves it
+ * (src/features/intake/forms/live-form-page.ts); nginx cannot.
+ */
 const FORM_TOKEN = new RegExp(`name="${FORM_TOKEN_FIELD}" value="[^"]*"`, 'g');
 
 /**

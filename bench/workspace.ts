@@ -8,14 +8,14 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Kysely, sql } from 'kysely';
-import { loadConfig } from '../src/config.ts';
-import type { InboxQuery } from '../src/domain/team/lead-work.ts';
-import type { Store } from '../src/domain/store.ts';
-import { createStore } from '../src/store/create-store.ts';
-import { postgresDatabase } from '../src/store/postgres/postgres-database.ts';
+import { loadConfig } from '../src/kernel/config.ts';
+import type { InboxQuery } from '../src/features/inbox/lead-work.ts';
+import type { Store } from '../src/kernel/journal/store.ts';
+import { createStore } from '../src/wiring/create-store.ts';
+import { postgresDatabase } from '../src/kernel/journal/postgres/postgres-database.ts';
 import SQLite from 'better-sqlite3';
 import { SqliteDialect } from 'kysely';
-import type { Database } from '../src/store/tables.ts';
+import type { Database } from '../src/kernel/journal/tables.ts';
 import { startPostgresCluster } from '../test/helpers/postgres-cluster.ts';
 
 export interface WorkspaceQueryResult {

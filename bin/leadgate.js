@@ -6,8 +6,9 @@ import { freshBundle } from '../src/cli/fresh-bundle.js';
 import { runBundle } from '../src/cli/run-bundle.js';
 
 /**
- * The agency's identity file is read as the CLI loads (site/agency.ts): a mistake in it is one French
- * line naming the line and the field, and exit code 2 (docs/site.md), never a stack trace.
+ * The agency's identity file is read as the CLI loads (src/features/site/agency.ts): a mistake in
+ * it is one French line naming the line and the field, and exit code 2 (docs/site.md), never a
+ * stack trace.
  */
 function reportIdentityError(error) {
   if (error?.name !== 'IdentityFileError') throw error;

@@ -6,8 +6,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { mailIdentity } from '../site/mail-identity.ts';
-import { mailPreviews, PREVIEWS } from '../src/mail/mail-previews.ts';
+import { mailIdentity } from '../src/features/site/mail-identity.ts';
+import { mailPreviews, PREVIEWS } from '../src/cli/mail-previews.ts';
 import { launchChromium } from '../test/helpers/browser.ts';
 
 const OUT = join(import.meta.dirname, '..', 'docs', 'screenshots');

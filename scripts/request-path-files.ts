@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/kernel/config.ts';
 import { createProvider } from '../src/providers/create-provider.ts';
-import { createStore } from '../src/store/create-store.ts';
-import { CONTACT_EXAMPLE } from '../src/schemas/examples.ts';
-import { mailIdentity } from '../site/mail-identity.ts';
+import { createStore } from '../src/wiring/create-store.ts';
+import { CONTACT_EXAMPLE } from '../src/kernel/schemas/examples.ts';
+import { mailIdentity } from '../src/features/site/mail-identity.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-path-'));

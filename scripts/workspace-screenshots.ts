@@ -5,8 +5,8 @@
  * trap and one has its notification given up, then an admin signs in through the pages.
  */
 import { join } from 'node:path';
-import type { Lead } from '../src/domain/lead/lead.ts';
-import { inviteStaff } from '../src/workspace/invitations.ts';
+import type { Lead } from '../src/kernel/lead/lead.ts';
+import { inviteStaff } from '../src/features/staff/invitations.ts';
 import { launchChromium } from '../test/helpers/browser.ts';
 import { serveBuiltSite } from '../test/helpers/browser-site.ts';
 import { acceptLead, holdAsSpam, NOTIFICATION_STEP } from '../test/helpers/test-stores.ts';

@@ -1,54 +1,57 @@
-import { mailIdentity } from '../site/mail-identity.ts';
+import { mailIdentity } from './features/site/mail-identity.ts';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
-import type { Config } from './config.ts';
+import type { Config } from './kernel/config.ts';
 import { createDispatcherFor } from './wiring/dispatcher-setup.ts';
-import type { Dispatcher, DispatcherTimings } from './domain/delivery/dispatcher.ts';
-import { startIdempotencySweep } from './domain/intake/idempotency-sweep.ts';
-import { createIntake } from './domain/intake/intake.ts';
-import { createNewsletter } from './domain/newsletter/newsletter.ts';
-import { createNewsletterLinks } from './domain/newsletter/newsletter-links.ts';
-import { registerApi } from './http/api/api-plugin.ts';
-import { createBotTrap } from './http/forms/bot-trap.ts';
-import { ignoreBodies } from './http/api/body-parsers.ts';
-import { apiErrors } from './schemas/error-catalog.ts';
-import { registerErrorHandler } from './http/api/error-handler.ts';
-import { registerHealthRoutes } from './http/api/health-routes.ts';
-import { readFormPages } from './http/forms/form-pages.ts';
-import { newsletterPageHtml, registerNewsletterRoutes } from './http/api/newsletter-routes.ts';
-import { createMetrics, measuredDeliveries, registerMetrics } from './observability/metrics.ts';
+import type { Dispatcher, DispatcherTimings } from './features/delivery/dispatcher.ts';
+import { startIdempotencySweep } from './features/intake/idempotency-sweep.ts';
+import { createIntake } from './features/intake/intake.ts';
+import { createNewsletter } from './features/newsletter/newsletter.ts';
+import { createNewsletterLinks } from './features/newsletter/newsletter-links.ts';
+import { registerApi } from './features/intake/api-plugin.ts';
+import { createBotTrap } from './features/intake/forms/bot-trap.ts';
+import { ignoreBodies } from './kernel/http/body-parsers.ts';
+import { apiErrors } from './kernel/schemas/error-catalog.ts';
+import { registerErrorHandler } from './kernel/http/error-handler.ts';
+import { registerHealthRoutes } from './kernel/http/health-routes.ts';
+import { readFormPages } from './features/intake/forms/form-pages.ts';
+import {
+  newsletterPageHtml,
+  registerNewsletterRoutes,
+} from './features/newsletter/newsletter-routes.ts';
+import { createMetrics, measuredDeliveries, registerMetrics } from './features/delivery/metrics.ts';
 import {
   registerRequestIdHeader,
   registerRequestLog,
   requestIdFor,
-} from './observability/logging.ts';
+} from './kernel/observability/logging.ts';
 import { registerMcp } from './mcp/mcp-routes.ts';
-import { ConfigurationError } from './domain/lead/errors.ts';
-import { forgetPerson } from './domain/privacy/forget-person.ts';
-import { createPrivacyLinks } from './privacy/privacy-links.ts';
+import { ConfigurationError } from './kernel/lead/errors.ts';
+import { forgetPerson } from './features/privacy/forget-person.ts';
+import { createPrivacyLinks } from './features/privacy/privacy-links.ts';
 import {
   privacyApiRoutes,
   privacyPageHtml,
   registerPrivacyPages,
-} from './privacy/privacy-routes.ts';
-import { createPrivacy } from './privacy/privacy-service.ts';
-import { registerOpenApiRoute } from './http/api/openapi-route.ts';
-import { createFastPath } from './http/site/fast-path.ts';
-import { pageFastAnswer } from './http/site/page-fast-path.ts';
-import { createRefusedClients } from './http/limits/refusal-fast-path.ts';
-import { registerSite } from './http/site/site-routes.ts';
-import { watchSite } from './http/site/site-watch.ts';
+} from './features/privacy/privacy-routes.ts';
+import { createPrivacy } from './features/privacy/privacy-service.ts';
+import { registerOpenApiRoute } from './kernel/http/openapi-route.ts';
+import { createFastPath } from './kernel/http/site/fast-path.ts';
+import { pageFastAnswer } from './features/site/page-fast-path.ts';
+import { createRefusedClients } from './kernel/http/limits/refusal-fast-path.ts';
+import { registerSite } from './features/site/site-routes.ts';
+import { watchSite } from './kernel/http/site/site-watch.ts';
 import { rateLimitCounters } from './wiring/rate-limit-counters.ts';
 import {
   DEFAULT_SERVER_TIMEOUTS,
   serverTimeoutOptions,
   type ServerTimeouts,
-} from './http/limits/server-timeouts.ts';
-import { validatorCompiler } from './http/api/validator.ts';
-import { registerWorkspace } from './workspace/workspace-plugin.ts';
-import type { ScryptCost } from './workspace/secrets.ts';
-import type { Provider } from './domain/delivery/provider.ts';
-import type { Store } from './domain/store.ts';
+} from './kernel/http/limits/server-timeouts.ts';
+import { validatorCompiler } from './kernel/http/validator.ts';
+import { registerWorkspace } from './wiring/workspace-plugin.ts';
+import type { ScryptCost } from './features/staff/secrets.ts';
+import type { Provider } from './features/delivery/provider.ts';
+import type { Store } from './kernel/journal/store.ts';
 
 export interface AppDependencies {
   config: Config;
@@ -61,7 +64,7 @@ export interface AppDependencies {
   siteDir?: string;
   /**
    * docs/site.md "Serving": take a new build of siteDir as soon as `leadgate build` swaps it in
-   * (src/http/site/site-watch.ts). On by default with a site.
+   * (src/kernel/http/site/site-watch.ts). On by default with a site.
    */
   watchSite?: boolean;
   /** docs/workspace.md: the workspace's clock (sessions, invitations); tests move it. */

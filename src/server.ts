@@ -1,15 +1,15 @@
-import { mailIdentity } from '../site/mail-identity.ts';
+import { mailIdentity } from './features/site/mail-identity.ts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import type { Config } from './config.ts';
-import { assertDataDirWritable, listenProblem } from './config/startup-checks.ts';
-import { loggerOptions } from './observability/logging.ts';
+import type { Config } from './kernel/config.ts';
+import { assertDataDirWritable, listenProblem } from './kernel/config/startup-checks.ts';
+import { loggerOptions } from './kernel/observability/logging.ts';
 import { createProvider } from './providers/create-provider.ts';
-import type { Provider } from './domain/delivery/provider.ts';
-import { startRetention } from './domain/privacy/retention.ts';
-import { summarizeBacklog } from './domain/delivery/backlog.ts';
-import type { Store } from './domain/store.ts';
-import { createStore } from './store/create-store.ts';
+import type { Provider } from './features/delivery/provider.ts';
+import { startRetention } from './features/privacy/retention.ts';
+import { summarizeBacklog } from './features/delivery/backlog.ts';
+import type { Store } from './kernel/journal/store.ts';
+import { createStore } from './wiring/create-store.ts';
 import { createTeamSummaryFor, startTeamSummary } from './wiring/team-summary-setup.ts';
 
 /** Starts the service on config.port and stops it cleanly on SIGTERM/SIGINT (in-flight requests finish). */

@@ -72,9 +72,9 @@
   }
 
   /**
-   * "5000" → "5 000", as the server writes it (src/schemas/form-messages.ts). Not toLocaleString: its
-   * first call loads the browser's locale data, a task long enough on a phone to delay the page's
-   * first interaction (docs/site.md, "Measured here").
+   * "5000" → "5 000", as the server writes it (src/kernel/schemas/form-messages.ts). Not
+   * toLocaleString: its first call loads the browser's locale data, a task long enough on a phone
+   * to delay the page's first interaction (docs/site.md, "Measured here").
    */
   function frenchNumber(value) {
     return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');

@@ -39,9 +39,10 @@ const OWN_SOURCES = new RegExp(
 );
 
 /**
- * Code that finds files next to itself (site/build.ts, site/freshness.ts) must keep finding them
- * from the bundle: `import.meta.url` becomes the original file's URL, relative to the bundle's
- * (a CommonJS bundle has no `import.meta`; its `__filename` is the bundle's path).
+ * Code that finds files next to itself (src/features/site/build.ts, src/features/site/freshness.ts)
+ * must keep finding them from the bundle: `import.meta.url` becomes the original file's URL,
+ * relative to the bundle's (a CommonJS bundle has no `import.meta`; its `__filename` is the
+ * bundle's path).
  */
 function keepFileUrls(outdir: string): Plugin {
   return {

@@ -1,7 +1,7 @@
-import { mailIdentity } from '../../site/mail-identity.ts';
-import type { Config } from '../config.ts';
+import { mailIdentity } from '../features/site/mail-identity.ts';
+import type { Config } from '../kernel/config.ts';
 import { createProvider } from '../providers/create-provider.ts';
-import { journalName } from '../store/create-store.ts';
+import { journalName } from '../wiring/create-store.ts';
 import { withStore } from './leads-commands.ts';
 import { refuseMisleadingStart, sayWhereMailGoes } from './start-checks.ts';
 

@@ -1,5 +1,5 @@
-import { mailIdentity } from '../../site/mail-identity.ts';
-import type { Config } from '../config.ts';
+import { mailIdentity } from '../features/site/mail-identity.ts';
+import type { Config } from '../kernel/config.ts';
 import { createProvider } from '../providers/create-provider.ts';
 import { withStore } from './leads-commands.ts';
 

@@ -1,10 +1,10 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
-import { InvalidConfigError, type Config } from '../config.ts';
-import { createStore, MissingJournalError, openForReading } from '../store/create-store.ts';
-import { migrationStates } from '../store/migrations.ts';
-import { backupSqlite } from '../store/sqlite/sqlite-backup.ts';
+import { InvalidConfigError, type Config } from '../kernel/config.ts';
+import { createStore, MissingJournalError, openForReading } from '../wiring/create-store.ts';
+import { migrationStates } from '../kernel/journal/migrations.ts';
+import { backupSqlite } from '../kernel/journal/sqlite/sqlite-backup.ts';
 
 /**
  * docs/deployment.md: `leadgate db migrate` brings the schema up to date and exits, for a deployment that

@@ -1,16 +1,16 @@
-import { mailIdentity } from '../../site/mail-identity.ts';
+import { mailIdentity } from '../features/site/mail-identity.ts';
 import { createDispatcherFor } from '../wiring/dispatcher-setup.ts';
-import { InvalidConfigError, type Config } from '../config.ts';
-import { summarizeBacklog } from '../domain/delivery/backlog.ts';
-import type { Dispatcher } from '../domain/delivery/dispatcher.ts';
-import { describeError } from '../domain/delivery/deadline.ts';
-import { UNFINISHED_STEP_STATUSES } from '../domain/delivery/deliveries.ts';
-import type { Destination } from '../domain/delivery/destination.ts';
-import type { LeadLog } from '../domain/delivery/lead-log.ts';
-import { LEAD_STATUSES } from '../domain/delivery/lead-status.ts';
-import type { Provider } from '../domain/delivery/provider.ts';
-import type { Store } from '../domain/store.ts';
-import { createLogger } from '../observability/logging.ts';
+import { InvalidConfigError, type Config } from '../kernel/config.ts';
+import { summarizeBacklog } from '../features/delivery/backlog.ts';
+import type { Dispatcher } from '../features/delivery/dispatcher.ts';
+import { describeError } from '../features/delivery/deadline.ts';
+import { UNFINISHED_STEP_STATUSES } from '../kernel/lead/deliveries.ts';
+import type { Destination } from '../kernel/lead/destination.ts';
+import type { LeadLog } from '../features/delivery/lead-log.ts';
+import { LEAD_STATUSES } from '../kernel/lead/lead-status.ts';
+import type { Provider } from '../features/delivery/provider.ts';
+import type { Store } from '../kernel/journal/store.ts';
+import { createLogger } from '../kernel/observability/logging.ts';
 import { createProvider } from '../providers/create-provider.ts';
 import { withExistingStore, withStore } from './leads-commands.ts';
 

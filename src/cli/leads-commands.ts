@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { InvalidConfigError, type Config } from '../config.ts';
-import { maskText } from '../domain/lead/masking.ts';
-import { excelCsv, machineCsv, summary } from '../domain/team/lead-table.ts';
-import { pruneOutbox } from '../providers/outbox-pruning.ts';
-import { assertJournalExists, createStore, MissingJournalError } from '../store/create-store.ts';
-import type { LeadStatus } from '../domain/delivery/lead-status.ts';
-import type { JournalEntry, Store } from '../domain/store.ts';
+import { InvalidConfigError, type Config } from '../kernel/config.ts';
+import { maskText } from '../kernel/lead/masking.ts';
+import { excelCsv, machineCsv, summary } from '../features/inbox/lead-table.ts';
+import { pruneOutbox } from '../providers/outbox/outbox-pruning.ts';
+import { assertJournalExists, createStore, MissingJournalError } from '../wiring/create-store.ts';
+import type { LeadStatus } from '../kernel/lead/lead-status.ts';
+import type { JournalEntry, Store } from '../kernel/journal/store.ts';
 
 export async function withStore<T>(config: Config, task: (store: Store) => Promise<T>): Promise<T> {
   const store = await createStore(config);

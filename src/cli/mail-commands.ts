@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { mailIdentity } from '../../site/mail-identity.ts';
-import type { Config } from '../config.ts';
-import { mailPreviews, type PreviewName } from '../mail/mail-previews.ts';
+import { mailIdentity } from '../features/site/mail-identity.ts';
+import type { Config } from '../kernel/config.ts';
+import { mailPreviews, type PreviewName } from './mail-previews.ts';
 
 /**
  * `leadgate mail preview <name>` (docs/emails.md): the e-mails of a sample lead, with the identity

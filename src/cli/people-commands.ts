@@ -1,7 +1,7 @@
-import { mailIdentity } from '../../site/mail-identity.ts';
-import type { Config } from '../config.ts';
-import { forgetPerson, type ForgetOutcome } from '../domain/privacy/forget-person.ts';
-import { personReport } from '../privacy/person-report.ts';
+import { mailIdentity } from '../features/site/mail-identity.ts';
+import type { Config } from '../kernel/config.ts';
+import { forgetPerson, type ForgetOutcome } from '../features/privacy/forget-person.ts';
+import { personReport } from '../features/privacy/person-report.ts';
 import { createProvider } from '../providers/create-provider.ts';
 import { withExistingStore, withStore } from './leads-commands.ts';
 

@@ -2,12 +2,12 @@
 // (main.ts) or a test's, the docs-command test (test/quality/docs-commands.test.ts) reads their
 // names and options.
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
-import { ensureSiteBuilt } from '../../site/freshness.ts';
-import { privacySettings } from '../../site/privacy-notice.ts';
-import { loadConfig as loadConfigFrom } from '../config.ts';
-import { LEAD_STATUSES, type LeadStatus } from '../domain/delivery/lead-status.ts';
-import { LEAD_KINDS, type LeadKind } from '../schemas/lead-kinds.ts';
-import { renderEnvExample } from '../config/env-example.ts';
+import { ensureSiteBuilt } from '../features/site/freshness.ts';
+import { privacySettings } from '../features/site/privacy-notice.ts';
+import { loadConfig as loadConfigFrom } from '../kernel/config.ts';
+import { LEAD_STATUSES, type LeadStatus } from '../kernel/lead/lead-status.ts';
+import { LEAD_KINDS, type LeadKind } from '../kernel/schemas/lead-kinds.ts';
+import { renderEnvExample } from '../kernel/config/env-example.ts';
 import { startServer } from '../server.ts';
 import { refuseMisleadingStart, sayWhereMailGoes } from './start-checks.ts';
 import { checkStart } from './check-command.ts';
@@ -18,11 +18,11 @@ import { forgetPersonCommand, showPerson } from './people-commands.ts';
 import { exportLeads, listLeads, purgeLeads } from './leads-commands.ts';
 import { releaseLead } from './spam-commands.ts';
 import { previewMail } from './mail-commands.ts';
-import { PREVIEWS, type PreviewName } from '../mail/mail-previews.ts';
+import { PREVIEWS, type PreviewName } from './mail-previews.ts';
 import { addTeamMember } from './team-commands.ts';
 import { testWebhook } from './webhooks-commands.ts';
 import type { CliIo } from './cli-io.ts';
-import { createLogger } from '../observability/logging.ts';
+import { createLogger } from '../kernel/observability/logging.ts';
 
 /**
  * docs/operations.md ("Private by default"): the journal, the outbox's .eml files and the backups
@@ -113,8 +113,8 @@ export function createProgram(io: CliIo): Command {
       // instead of compiling the sources. esbuild bundles in its own process, so while the site is
       // built here.
       const bundled = import('./bundle-cli.ts').then(({ refreshBundle }) => refreshBundle());
-      const { buildSite } = await import('../../site/build.ts');
-      const { identityPolicyFromEnv } = await import('../../site/identity-check.ts');
+      const { buildSite } = await import('../features/site/build.ts');
+      const { identityPolicyFromEnv } = await import('../features/site/identity-check.ts');
       const result = await buildSite({
         siteUrl: config.siteUrl,
         outDir: config.distDir,

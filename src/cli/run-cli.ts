@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander';
-import { SampleIdentityError } from '../../site/identity-check.ts';
-import { InvalidConfigError } from '../config.ts';
-import { DatabaseUnavailableError } from '../store/postgres/postgres-database.ts';
+import { SampleIdentityError } from '../features/site/identity-check.ts';
+import { InvalidConfigError } from '../kernel/config.ts';
+import { DatabaseUnavailableError } from '../kernel/journal/postgres/postgres-database.ts';
 import type { CliIo } from './cli-io.ts';
 import { createProgram } from './program.ts';
 
@@ -29,7 +29,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return 2;
     }
     // A page or case study that breaks the content contract (docs/site.md): one line naming the file.
-    // By name: site/pages.ts is only loaded by the build, not at every start.
+    // By name: src/features/site/pages.ts is only loaded by the build, not at every start.
     if (error instanceof Error && error.name === 'ContentError') {
       line(`Contenu invalide : ${error.message}`);
       return 2;

@@ -1,7 +1,7 @@
-import type { Config } from '../config.ts';
-import { releaseSpamLead, type Refusal } from '../domain/team/spam-release.ts';
-import type { LeadLog } from '../domain/delivery/lead-log.ts';
-import { createLogger } from '../observability/logging.ts';
+import type { Config } from '../kernel/config.ts';
+import { releaseSpamLead, type Refusal } from '../features/inbox/spam-release.ts';
+import type { LeadLog } from '../features/delivery/lead-log.ts';
+import { createLogger } from '../kernel/observability/logging.ts';
 import { withDispatcher } from './delivery-commands.ts';
 
 /**

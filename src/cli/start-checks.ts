@@ -2,10 +2,10 @@ import {
   checkIdentity,
   identityPolicyFromEnv,
   SampleIdentityError,
-} from '../../site/identity-check.ts';
-import { InvalidConfigError, type Config } from '../config.ts';
-import { outboxNotice, productionProblems } from '../config/production-checks.ts';
-import { assertDataDirWritable } from '../config/startup-checks.ts';
+} from '../features/site/identity-check.ts';
+import { InvalidConfigError, type Config } from '../kernel/config.ts';
+import { outboxNotice, productionProblems } from '../kernel/config/production-checks.ts';
+import { assertDataDirWritable } from '../kernel/config/startup-checks.ts';
 
 /**
  * docs/deployment.md ("Production"): what every process that delivers leads checks before doing

@@ -1,7 +1,7 @@
-import type { Config } from '../config.ts';
-import type { StaffRole } from '../domain/team/staff.ts';
-import { inviteStaff, isAddress } from '../workspace/invitations.ts';
-import { auditEntry } from '../workspace/staff-actions.ts';
+import type { Config } from '../kernel/config.ts';
+import type { StaffRole } from '../features/staff/staff.ts';
+import { inviteStaff, isAddress } from '../features/staff/invitations.ts';
+import { auditEntry } from '../features/staff/staff-actions.ts';
 import { withStore } from './leads-commands.ts';
 
 /**

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { InvalidConfigError, type Config } from '../config.ts';
-import { consentRecord } from '../domain/lead/consent.ts';
-import type { Lead } from '../domain/lead/lead.ts';
-import { webhookDestinationName } from '../providers/webhook-destination.ts';
-import { webhookMessageFor } from '../providers/webhook-message.ts';
-import { createWebhookSender } from '../providers/webhook-sender.ts';
-import { AUDIT_EXAMPLE, CONTACT_EXAMPLE, SUBSCRIBE_EXAMPLE } from '../schemas/examples.ts';
-import type { LeadKind, LeadRequest } from '../schemas/lead-kinds.ts';
+import { InvalidConfigError, type Config } from '../kernel/config.ts';
+import { consentRecord } from '../kernel/lead/consent.ts';
+import type { Lead } from '../kernel/lead/lead.ts';
+import { webhookDestinationName } from '../providers/webhooks/webhook-destination.ts';
+import { webhookMessageFor } from '../providers/webhooks/webhook-message.ts';
+import { createWebhookSender } from '../providers/webhooks/webhook-sender.ts';
+import { AUDIT_EXAMPLE, CONTACT_EXAMPLE, SUBSCRIBE_EXAMPLE } from '../kernel/schemas/examples.ts';
+import type { LeadKind, LeadRequest } from '../kernel/schemas/lead-kinds.ts';
 
 /** The complete example bodies /developers and llms.txt show (each one a test sends and sees accepted). */
 const SAMPLES: { [Kind in LeadKind]: Extract<LeadRequest, { kind: Kind }>['data'] } = {

@@ -1,19 +1,19 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ConsentEvidence } from '../domain/lead/consent.ts';
-import type { Intake } from '../domain/intake/intake.ts';
-import { domainErrorToApiError } from '../http/api/error-handler.ts';
-import { compileSchemaOnFirstUse } from '../schemas/compile-schema.ts';
+import type { ConsentEvidence } from '../kernel/lead/consent.ts';
+import type { Intake } from '../features/intake/intake.ts';
+import { domainErrorToApiError } from '../kernel/http/error-handler.ts';
+import { compileSchemaOnFirstUse } from '../kernel/schemas/compile-schema.ts';
 import {
   LEAD_KINDS,
   leadRequestOf,
   type LeadBody,
   type LeadKindDescriptor,
-} from '../schemas/lead-kinds.ts';
-import { apiErrors, type ApiError } from '../schemas/error-catalog.ts';
-import { IDEMPOTENCY_KEY_PATTERN } from '../schemas/idempotency-key.ts';
-import { validationToApiError } from '../schemas/validation-errors.ts';
-import type { SuccessResponse } from '../schemas/responses.ts';
-import { successBody } from '../http/api/lead-routes.ts';
+} from '../kernel/schemas/lead-kinds.ts';
+import { apiErrors, type ApiError } from '../kernel/schemas/error-catalog.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../kernel/schemas/idempotency-key.ts';
+import { validationToApiError } from '../kernel/schemas/validation-errors.ts';
+import type { SuccessResponse } from '../kernel/schemas/responses.ts';
+import { successBody } from '../features/intake/lead-routes.ts';
 
 /** The MCP stand-in for the Idempotency-Key header: a retried tool call with the same key journals once. */
 export const IDEMPOTENCY_ARGUMENT = 'idempotency_key';

@@ -11,7 +11,7 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { callLeadTool, LEAD_TOOLS, type LeadToolDependencies } from './lead-tools.ts';
 import { callPrivacyTool, PRIVACY_TOOL } from './privacy-tool.ts';
-import type { Privacy } from '../privacy/privacy-service.ts';
+import type { Privacy } from '../features/privacy/privacy-service.ts';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ReadableResource } from './resources.ts';
 import { mcpInstructions, MCP_SERVER_INFO } from './server-info.ts';

@@ -1,8 +1,8 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { domainErrorToApiError } from '../http/api/error-handler.ts';
-import type { Privacy } from '../privacy/privacy-service.ts';
-import { compileSchemaOnFirstUse } from '../schemas/compile-schema.ts';
-import { apiErrors } from '../schemas/error-catalog.ts';
+import { domainErrorToApiError } from '../kernel/http/error-handler.ts';
+import type { Privacy } from '../features/privacy/privacy-service.ts';
+import { compileSchemaOnFirstUse } from '../kernel/schemas/compile-schema.ts';
+import { apiErrors } from '../kernel/schemas/error-catalog.ts';
 import {
   PRIVACY_DESCRIPTION,
   PRIVACY_ENGLISH,
@@ -10,8 +10,8 @@ import {
   PRIVACY_TOOL_NAME,
   PrivacyRequestSchema,
   type PrivacyRequestBody,
-} from '../schemas/privacy-request.ts';
-import { validationToApiError } from '../schemas/validation-errors.ts';
+} from '../kernel/schemas/privacy-request.ts';
+import { validationToApiError } from '../kernel/schemas/validation-errors.ts';
 import { toolError } from './lead-tools.ts';
 
 /** POST /api/privacy as an MCP tool: the same schema, the same answer, channel `mcp`. */

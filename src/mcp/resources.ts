@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
-import { readManifest } from '../http/site/site-files.ts';
+import { readManifest } from '../kernel/http/site/site-files.ts';
 import {
   questionnaireDocument,
   questionnairePath,
   SECTOR_LABELS,
-} from '../schemas/questionnaires.ts';
-import { SECTORS } from '../schemas/sectors.ts';
+} from '../kernel/schemas/questionnaires.ts';
+import { SECTORS } from '../kernel/schemas/sectors.ts';
 
 export interface ReadableResource extends Resource {
   read(): string;

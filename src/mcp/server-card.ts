@@ -1,7 +1,7 @@
 import { toolOf } from './lead-tools.ts';
 import { PRIVACY_TOOL } from './privacy-tool.ts';
-import type { LeadKindDescriptor } from '../schemas/lead-kinds.ts';
-import { LEAD_KINDS } from '../schemas/lead-kinds.ts';
+import type { LeadKindDescriptor } from '../kernel/schemas/lead-kinds.ts';
+import { LEAD_KINDS } from '../kernel/schemas/lead-kinds.ts';
 import { mcpInstructions, MCP_SERVER_INFO } from './server-info.ts';
 import type { ReadableResource } from './resources.ts';
 

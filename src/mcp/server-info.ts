@@ -1,6 +1,6 @@
-import { frenchList, inEnglishWords, inFrenchWords } from '../schemas/french-text.ts';
-import { LEAD_KINDS, type LeadKindDescriptor } from '../schemas/lead-kinds.ts';
-import { PRIVACY_TOOL_NAME } from '../schemas/privacy-request.ts';
+import { frenchList, inEnglishWords, inFrenchWords } from '../kernel/schemas/french-text.ts';
+import { LEAD_KINDS, type LeadKindDescriptor } from '../kernel/schemas/lead-kinds.ts';
+import { PRIVACY_TOOL_NAME } from '../kernel/schemas/privacy-request.ts';
 
 /** What the MCP server says of itself: in its initialize answer and in the server card alike. */
 export const MCP_SERVER_INFO = {

@@ -1,14 +1,14 @@
 import { join } from 'node:path';
-import { required, type Config } from '../config.ts';
-import { createNewsletterLinks } from '../domain/newsletter/newsletter-links.ts';
-import type { Provider } from '../domain/delivery/provider.ts';
-import type { MailIdentity } from '../mail/mail-identity.ts';
-import type { Store } from '../domain/store.ts';
-import { withAlertWebhook } from './alert-webhook.ts';
-import { createBrevoProvider } from './brevo-provider.ts';
-import { createOutboxProvider } from './outbox-provider.ts';
-import { createSmtpProvider } from './smtp-provider.ts';
-import { withWebhookDestinations } from './webhook-destinations.ts';
+import { required, type Config } from '../kernel/config.ts';
+import { createNewsletterLinks } from '../features/newsletter/newsletter-links.ts';
+import type { Provider } from '../features/delivery/provider.ts';
+import type { MailIdentity } from '../kernel/mail/mail-identity.ts';
+import type { Store } from '../kernel/journal/store.ts';
+import { withAlertWebhook } from './webhooks/alert-webhook.ts';
+import { createBrevoProvider } from './brevo/brevo-provider.ts';
+import { createOutboxProvider } from './outbox/outbox-provider.ts';
+import { createSmtpProvider } from './smtp/smtp-provider.ts';
+import { withWebhookDestinations } from './webhooks/webhook-destinations.ts';
 
 /**
  * The only place that branches on MAIL_PROVIDER. Called at start: a setting the provider cannot work
@@ -17,7 +17,8 @@ import { withWebhookDestinations } from './webhook-destinations.ts';
  * the provider's, then one per WEBHOOK_URLS entry (docs/webhooks.md); alerts also go to
  * ALERT_WEBHOOK_URL (docs/delivery.md, « Alerts »). The journal also holds the key that signs the
  * newsletter's links in its e-mails (docs/consent.md). `identity` is the agency's, as the e-mails
- * speak it (site/mail-identity.ts builds it; src/mail cannot import site/).
+ * speak it (src/features/site/mail-identity.ts builds it; the kernel's mail cannot import a
+ * feature).
  */
 export function createProvider(
   config: Config,

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
-import type { AgencyAlert } from '../domain/delivery/alerts.ts';
-import { CONFIRMATION_DESTINATION, type Destination } from '../domain/delivery/destination.ts';
-import { MisconfiguredError, RefusedError } from '../domain/lead/errors.ts';
-import { isNewsletterSubscription } from '../domain/newsletter/newsletter.ts';
-import type { NewsletterLinks } from '../domain/newsletter/newsletter-links.ts';
-import type { NewsletterJournal } from '../domain/newsletter/newsletter.ts';
-import { leadKindOf } from '../schemas/lead-kinds.ts';
-import { emailOf } from '../domain/lead/lead.ts';
-import { confirmationEmail } from '../mail/confirmation.ts';
-import { doubleOptInEmail } from '../mail/double-opt-in.ts';
-import { alertEmail } from '../mail/dead-letter-alert.ts';
-import type { MailMessage, MailSettings } from '../mail/mail-message.ts';
-import { agencyNotification } from '../mail/notification.ts';
+import type { AgencyAlert } from '../features/delivery/alerts.ts';
+import { CONFIRMATION_DESTINATION, type Destination } from '../kernel/lead/destination.ts';
+import { MisconfiguredError, RefusedError } from '../kernel/lead/errors.ts';
+import { isNewsletterSubscription } from '../features/newsletter/newsletter.ts';
+import type { NewsletterLinks } from '../features/newsletter/newsletter-links.ts';
+import type { NewsletterJournal } from '../features/newsletter/newsletter.ts';
+import { leadKindOf } from '../kernel/schemas/lead-kinds.ts';
+import { emailOf } from '../kernel/lead/lead.ts';
+import { confirmationEmail } from '../features/intake/confirmation-email.ts';
+import { doubleOptInEmail } from '../features/newsletter/double-opt-in-email.ts';
+import { alertEmail } from '../features/delivery/dead-letter-alert-email.ts';
+import type { MailMessage, MailSettings } from '../kernel/mail/mail-message.ts';
+import { agencyNotification } from '../features/intake/notification-email.ts';
 
 /**
  * Sends one e-mail. `ref` names it for good: the same ref and role is the same message (Brevo's

@@ -1,8 +1,8 @@
-import type { AgencyAlert } from '../domain/delivery/alerts.ts';
-import type { Destination } from '../domain/delivery/destination.ts';
-import type { Provider } from '../domain/delivery/provider.ts';
-import { senderOf, type MailMessage } from '../mail/mail-message.ts';
-import { composeMime } from '../mail/mime-message.ts';
+import type { AgencyAlert } from '../features/delivery/alerts.ts';
+import type { Destination } from '../kernel/lead/destination.ts';
+import type { Provider } from '../features/delivery/provider.ts';
+import { senderOf, type MailMessage } from '../kernel/mail/mail-message.ts';
+import { composeMime } from '../kernel/mail/mime-message.ts';
 import {
   mailDestinations,
   sendAlertEmail,
@@ -27,8 +27,8 @@ export interface MimeMailOptions {
 }
 
 /**
- * Sends a lead's e-mails as RFC 5322 messages composed here (src/mail/mime-message.ts), each handed
- * over by `handOver`: to an SMTP server, or into the outbox's directory.
+ * Sends a lead's e-mails as RFC 5322 messages composed here (src/kernel/mail/mime-message.ts), each
+ * handed over by `handOver`: to an SMTP server, or into the outbox's directory.
  */
 export class MimeMailProvider implements Provider {
   readonly destinations: readonly Destination[];

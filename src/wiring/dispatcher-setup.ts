@@ -1,17 +1,17 @@
-import type { Config } from '../config.ts';
-import { withConfirmationCap, withHeldBackFlag } from '../domain/newsletter/confirmation-cap.ts';
-import { loggedDeliveries } from '../domain/delivery/delivery-log.ts';
-import { CONFIRMATION_DESTINATION, type Destination } from '../domain/delivery/destination.ts';
+import type { Config } from '../kernel/config.ts';
+import { withConfirmationCap, withHeldBackFlag } from '../kernel/lead/confirmation-cap.ts';
+import { loggedDeliveries } from '../features/delivery/delivery-log.ts';
+import { CONFIRMATION_DESTINATION, type Destination } from '../kernel/lead/destination.ts';
 import {
   createDispatcher,
   type Dispatcher,
   type DispatcherTimings,
-} from '../domain/delivery/dispatcher.ts';
-import type { LeadLog } from '../domain/delivery/lead-log.ts';
-import { withOptOut } from '../domain/newsletter/opt-out.ts';
-import type { Provider } from '../domain/delivery/provider.ts';
-import type { RetryPolicy } from '../domain/delivery/retry-policy.ts';
-import type { Store } from '../domain/store.ts';
+} from '../features/delivery/dispatcher.ts';
+import type { LeadLog } from '../features/delivery/lead-log.ts';
+import { withOptOut } from '../features/newsletter/opt-out.ts';
+import type { Provider } from '../features/delivery/provider.ts';
+import type { RetryPolicy } from '../features/delivery/retry-policy.ts';
+import type { Store } from '../kernel/journal/store.ts';
 
 /** The dispatcher of docs/delivery.md over this store and provider: what serve, dispatch and replay run. */
 export function createDispatcherFor(
@@ -20,7 +20,7 @@ export function createDispatcherFor(
   provider: Provider,
   /** Every attempt and alert is logged with its lead's id (docs/operations.md). */
   log: LeadLog,
-  /** The store's, or the same measured (src/observability/metrics.ts). */
+  /** The store's, or the same measured (src/features/delivery/metrics.ts). */
   deliveries = store.deliveries,
   /** The loop's intervals, for tests that drive it (docs/delivery.md, « The dispatcher »). */
   timings: DispatcherTimings = {},

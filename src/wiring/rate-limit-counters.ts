@@ -1,10 +1,10 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import type { PostgresSettings } from '../store/postgres/postgres-database.ts';
-import { CounterHealth, failOpenRedisStore } from '../http/limits/fail-open-counters.ts';
-import type { RateLimitSettings } from '../http/limits/rate-limit.ts';
-import type { RateLimitCounters } from '../domain/rate-limit-counters.ts';
-import { createRateLimitCounters } from '../store/create-rate-limit-counters.ts';
+import type { PostgresSettings } from '../kernel/journal/postgres/postgres-database.ts';
+import { CounterHealth, failOpenRedisStore } from '../kernel/http/limits/fail-open-counters.ts';
+import type { RateLimitSettings } from '../kernel/http/limits/rate-limit.ts';
+import type { RateLimitCounters } from '../kernel/journal/rate-limit-counters.ts';
+import { createRateLimitCounters } from './create-rate-limit-counters.ts';
 
 type IncrCallback = Parameters<FastifyRateLimitStore['incr']>[1];
 

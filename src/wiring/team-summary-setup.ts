@@ -1,13 +1,13 @@
-import type { Config } from '../config.ts';
-import { parseBusinessHours } from '../domain/team/business-hours.ts';
-import { ConfigurationError } from '../domain/lead/errors.ts';
-import type { LeadLog } from '../domain/delivery/lead-log.ts';
-import type { Provider } from '../domain/delivery/provider.ts';
-import type { Store } from '../domain/store.ts';
-import { createTeamSummary, type TeamSummary } from '../domain/team/team-summary.ts';
-import type { MailIdentity } from '../mail/mail-identity.ts';
-import { teamSummaryEmail } from '../mail/team-summary.ts';
-import { teamSummaryFacts } from '../workspace/team-summary-facts.ts';
+import type { Config } from '../kernel/config.ts';
+import { parseBusinessHours } from '../features/inbox/business-hours.ts';
+import { ConfigurationError } from '../kernel/lead/errors.ts';
+import type { LeadLog } from '../features/delivery/lead-log.ts';
+import type { Provider } from '../features/delivery/provider.ts';
+import type { Store } from '../kernel/journal/store.ts';
+import { createTeamSummary, type TeamSummary } from '../features/inbox/team-summary.ts';
+import type { MailIdentity } from '../kernel/mail/mail-identity.ts';
+import { teamSummaryEmail } from '../features/inbox/team-summary-email.ts';
+import { teamSummaryFacts } from '../features/inbox/team-summary-facts.ts';
 import { deliveryRetryPolicy } from './dispatcher-setup.ts';
 
 /** How often each node looks whether the day's summary is due or waits to be retried. */

@@ -8,15 +8,15 @@ import { describe, expect, it } from 'vitest';
  * is configured; the rest of `src/` talks to the journal's port.
  */
 const MAY_BRANCH = [
-  'src/store/sqlite/',
-  'src/store/postgres/',
-  'src/store/create-store.ts',
-  'src/store/create-rate-limit-counters.ts',
+  'src/kernel/journal/sqlite/',
+  'src/kernel/journal/postgres/',
+  'src/wiring/create-store.ts',
+  'src/wiring/create-rate-limit-counters.ts',
   'src/wiring/',
   'src/app.ts',
   'src/server.ts',
-  'src/config.ts',
-  'src/config/',
+  'src/kernel/config.ts',
+  'src/kernel/config/',
   // The operator's database tools: SQLite's online backup, or the message naming pg_dump.
   'src/cli/db-commands.ts',
 ];

@@ -1,29 +1,29 @@
-import { createBotTrap } from '../../src/http/forms/bot-trap.ts';
+import { createBotTrap } from '../../src/features/intake/forms/bot-trap.ts';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify from 'fastify';
 import { Type, type Static } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Intake } from '../../src/domain/intake/intake.ts';
-import type { Lead } from '../../src/domain/lead/lead.ts';
-import { registerApi } from '../../src/http/api/api-plugin.ts';
-import { confirmationEmail } from '../../src/mail/confirmation.ts';
-import { agencyNotification } from '../../src/mail/notification.ts';
+import type { Intake } from '../../src/features/intake/intake.ts';
+import type { Lead } from '../../src/kernel/lead/lead.ts';
+import { registerApi } from '../../src/features/intake/api-plugin.ts';
+import { confirmationEmail } from '../../src/features/intake/confirmation-email.ts';
+import { agencyNotification } from '../../src/features/intake/notification-email.ts';
 import { mcpInstructions } from '../../src/mcp/server-info.ts';
 import { serverCard } from '../../src/mcp/server-card.ts';
-import { buildOpenApiDocument } from '../../src/openapi/document.ts';
-import { apiEndpoints } from '../../src/schemas/api-endpoints.ts';
-import { contactPayload } from '../../src/providers/brevo-contact.ts';
-import { webhookEventFor } from '../../src/providers/webhook-message.ts';
+import { buildOpenApiDocument } from '../../src/kernel/openapi/document.ts';
+import { apiEndpoints } from '../../src/kernel/schemas/api-endpoints.ts';
+import { contactPayload } from '../../src/providers/brevo/brevo-contact.ts';
+import { webhookEventFor } from '../../src/providers/webhooks/webhook-message.ts';
 import {
   endpointCount,
   LEAD_KINDS,
   type LeadKindDescriptor,
-} from '../../src/schemas/lead-kinds.ts';
-import { webhookEventSchema } from '../../src/schemas/webhook-event.ts';
-import { developersReference } from '../../site/developers-reference.ts';
-import { llmsTxt } from '../../site/llms-files.ts';
-import { mailIdentity } from '../../site/mail-identity.ts';
+} from '../../src/kernel/schemas/lead-kinds.ts';
+import { webhookEventSchema } from '../../src/kernel/schemas/webhook-event.ts';
+import { developersReference } from '../../src/features/site/developers-reference.ts';
+import { llmsTxt } from '../../src/features/site/llms-files.ts';
+import { mailIdentity } from '../../src/features/site/mail-identity.ts';
 
 /*
  * docs/architecture.md: adding an endpoint is one request schema and one descriptor. This fixture

@@ -4,21 +4,24 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toolOf } from '../../src/mcp/lead-tools.ts';
 import { serverCard } from '../../src/mcp/server-card.ts';
-import { buildOpenApiDocument } from '../../src/openapi/document.ts';
-import { auditRequestSchema } from '../../src/schemas/audit-request.ts';
-import { auditKind, LEAD_KINDS } from '../../src/schemas/lead-kinds.ts';
-import { SECTOR_DESCRIPTORS, type SectorDescriptor } from '../../src/schemas/sector-descriptors.ts';
-import { AGENCY } from '../../site/agency.ts';
-import { SITE_DIR } from '../../site/build.ts';
-import { developersReference } from '../../site/developers-reference.ts';
-import { llmsTxt } from '../../site/llms-files.ts';
-import { renderMarkdown } from '../../site/markdown.ts';
-import { pageMarkdown } from '../../site/page-markdown.ts';
-import { ContentError, loadPages } from '../../site/pages.ts';
+import { buildOpenApiDocument } from '../../src/kernel/openapi/document.ts';
+import { auditRequestSchema } from '../../src/kernel/schemas/audit-request.ts';
+import { auditKind, LEAD_KINDS } from '../../src/kernel/schemas/lead-kinds.ts';
+import {
+  SECTOR_DESCRIPTORS,
+  type SectorDescriptor,
+} from '../../src/kernel/schemas/sector-descriptors.ts';
+import { AGENCY } from '../../src/features/site/agency.ts';
+import { SITE_DIR } from '../../src/features/site/build.ts';
+import { developersReference } from '../../src/features/site/developers-reference.ts';
+import { llmsTxt } from '../../src/features/site/llms-files.ts';
+import { renderMarkdown } from '../../src/features/site/markdown.ts';
+import { pageMarkdown } from '../../src/features/site/page-markdown.ts';
+import { ContentError, loadPages } from '../../src/features/site/pages.ts';
 
 /*
  * docs/architecture.md, « How to add a sector »: a sector is one descriptor
- * (src/schemas/sector-descriptors.ts) and its page. This fixture adds a fourth one and checks that
+ * (src/kernel/schemas/sector-descriptors.ts) and its page. This fixture adds a fourth one and checks that
  * every place that lists or counts the sectors names it: the site's pages (HTML and Markdown),
  * llms.txt, the audit's schema and description in /openapi.json, /developers, the MCP tool and the
  * server card. The rule is generic: a sentence that names every sector of today must name the new

@@ -4,10 +4,18 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * docs/architecture.md: the layers, top first. A module may import its own group or any group of a
- * lower rank; groups of one rank are peers and never import each other. A group is a folder or a
- * file, relative to the repository, without extension.
+ * docs/architecture.md: the rooms, top first. A module may import its own group or any group of a
+ * lower rank; groups of one rank are peers and never import each other, with one exception: the
+ * features (one rank, one folder each under src/features/) use each other, but only through the
+ * other feature's `index.ts`. A group is a folder or a file, relative to the repository, without
+ * extension.
  */
+const FEATURES = readdirSync(resolve(import.meta.dirname, '../../src/features'), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => `src/features/${entry.name}`);
+
 const LAYERS: readonly (readonly string[])[] = [
   ['bin'],
   ['src/cli'],
@@ -15,16 +23,14 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/app'],
   ['src/wiring'],
   ['src/mcp'],
-  ['src/workspace'],
-  ['src/privacy'],
-  ['site', 'src/http'],
-  ['src/openapi', 'src/providers', 'src/store', 'src/observability'],
-  ['src/mail'],
-  ['src/domain'],
-  // The domain's rooms use each other freely (no cycle), but all stand on the lead's own model.
-  ['src/domain/lead'],
-  ['src/schemas'],
-  ['src/config'],
+  ['src/providers'],
+  FEATURES,
+  // The kernel: what every feature stands on.
+  ['src/kernel/http'],
+  ['src/kernel/openapi', 'src/kernel/journal', 'src/kernel/observability', 'src/kernel/mail'],
+  ['src/kernel/lead'],
+  ['src/kernel/schemas'],
+  ['src/kernel/config'],
 ];
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -48,7 +54,7 @@ function importsOf(file: string): string[] {
     .map((specifier) => relative(ROOT, resolve(ROOT, dirname(file), specifier)));
 }
 
-/** The most specific group holding the file (`src/domain/lead` before `src/domain`). */
+/** The most specific group holding the file (`src/kernel/lead` before `src/kernel`). */
 function groupOf(file: string): { group: string; rank: number } | undefined {
   const path = file.replace(/\.(ts|js)$/, '');
   let found: { group: string; rank: number } | undefined;
@@ -95,9 +101,29 @@ function cycles(): string[][] {
   return found;
 }
 
+/**
+ * Upward and sideways imports; a feature may import another feature's index.ts, nothing else of it.
+ */
+function violations(imports: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of imports) {
+    const from = groupOf(file);
+    for (const target of targets) {
+      const to = groupOf(target);
+      // A folder not yet in LAYERS is held only to the no-cycle rule until it is placed.
+      if (!from || !to || from.group === to.group) continue;
+      const isFeature = (group: string) => FEATURES.includes(group);
+      if (isFeature(from.group) && isFeature(to.group) && target === `${to.group}/index.ts`)
+        continue;
+      if (to.rank <= from.rank) found.push(`${file} → ${target}`);
+    }
+  }
+  return found;
+}
+
 describe('import graph of bin/, site/ and src/ (docs/architecture.md)', () => {
   it('reads the imports it checks', () => {
-    expect(graph.get('src/app.ts')).toContain('src/http/api/error-handler.ts');
+    expect(graph.get('src/app.ts')).toContain('src/kernel/http/error-handler.ts');
     expect(graph.get('bin/leadgate.js')).toContain('src/cli/main.ts');
   });
 
@@ -105,17 +131,34 @@ describe('import graph of bin/, site/ and src/ (docs/architecture.md)', () => {
     expect(cycles()).toEqual([]);
   });
 
-  it('imports only downwards, never a peer group', () => {
-    const upward: string[] = [];
-    for (const [file, imports] of graph) {
-      const from = groupOf(file);
-      for (const target of imports) {
-        const to = groupOf(target);
-        // A folder not yet in LAYERS is held only to the no-cycle rule until it is placed.
-        if (!from || !to || from.group === to.group) continue;
-        if (to.rank <= from.rank) upward.push(`${file} → ${target}`);
-      }
-    }
-    expect(upward).toEqual([]);
+  it('imports only downwards, never a peer group, and another feature only through its index.ts', () => {
+    expect(violations(graph)).toEqual([]);
+  });
+
+  it('fails on a feature reaching into another feature, or the kernel into a feature', () => {
+    const tampered = new Map(graph);
+    tampered.set('src/features/inbox/inbox-routes.ts', [
+      ...(graph.get('src/features/inbox/inbox-routes.ts') ?? []),
+      'src/features/staff/html.ts',
+      'src/features/staff/index.ts',
+    ]);
+    tampered.set('src/kernel/lead/lead.ts', ['src/features/intake/index.ts']);
+    expect(violations(tampered)).toEqual([
+      'src/features/inbox/inbox-routes.ts → src/features/staff/html.ts',
+      'src/kernel/lead/lead.ts → src/features/intake/index.ts',
+    ]);
+  });
+
+  it('keeps each index.ts to its own feature, and site/ free of code that imports src/', () => {
+    const leaks = [...graph].flatMap(([file, imports]) => {
+      const feature = /^(src\/features\/[^/]+)\/index\.ts$/.exec(file)?.[1];
+      const fromSite = file.startsWith('site/');
+      return imports
+        .filter((target) =>
+          feature ? !target.startsWith(`${feature}/`) : fromSite && !target.startsWith('site/'),
+        )
+        .map((target) => `${file} → ${target}`);
+    });
+    expect(leaks).toEqual([]);
   });
 });

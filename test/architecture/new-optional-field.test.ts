@@ -1,23 +1,27 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Intake } from '../../src/domain/intake/intake.ts';
-import type { Lead } from '../../src/domain/lead/lead.ts';
-import { createBotTrap } from '../../src/http/forms/bot-trap.ts';
-import { registerApi } from '../../src/http/api/api-plugin.ts';
-import { confirmationEmail } from '../../src/mail/confirmation.ts';
-import { agencyNotification } from '../../src/mail/notification.ts';
+import type { Intake } from '../../src/features/intake/intake.ts';
+import type { Lead } from '../../src/kernel/lead/lead.ts';
+import { createBotTrap } from '../../src/features/intake/forms/bot-trap.ts';
+import { registerApi } from '../../src/features/intake/api-plugin.ts';
+import { confirmationEmail } from '../../src/features/intake/confirmation-email.ts';
+import { agencyNotification } from '../../src/features/intake/notification-email.ts';
 import { toolOf } from '../../src/mcp/lead-tools.ts';
-import { buildOpenApiDocument } from '../../src/openapi/document.ts';
-import { ContactRequestSchema } from '../../src/schemas/contact-request.ts';
-import { CONTACT_EXAMPLE } from '../../src/schemas/examples.ts';
-import { optionalText } from '../../src/schemas/fields.ts';
-import { LEAD_KINDS, leadKindOf, type LeadKindDescriptor } from '../../src/schemas/lead-kinds.ts';
-import { webhookEventSchema } from '../../src/schemas/webhook-event.ts';
-import { SITE_DIR } from '../../site/build.ts';
-import { developersReference } from '../../site/developers-reference.ts';
-import { mailIdentity } from '../../site/mail-identity.ts';
-import { pageMarkdown } from '../../site/page-markdown.ts';
-import { loadPages } from '../../site/pages.ts';
+import { buildOpenApiDocument } from '../../src/kernel/openapi/document.ts';
+import { ContactRequestSchema } from '../../src/kernel/schemas/contact-request.ts';
+import { CONTACT_EXAMPLE } from '../../src/kernel/schemas/examples.ts';
+import { optionalText } from '../../src/kernel/schemas/fields.ts';
+import {
+  LEAD_KINDS,
+  leadKindOf,
+  type LeadKindDescriptor,
+} from '../../src/kernel/schemas/lead-kinds.ts';
+import { webhookEventSchema } from '../../src/kernel/schemas/webhook-event.ts';
+import { SITE_DIR } from '../../src/features/site/build.ts';
+import { developersReference } from '../../src/features/site/developers-reference.ts';
+import { mailIdentity } from '../../src/features/site/mail-identity.ts';
+import { pageMarkdown } from '../../src/features/site/page-markdown.ts';
+import { loadPages } from '../../src/features/site/pages.ts';
 
 /*
  * docs/architecture.md, « How to add a field »: an optional field is one line of its request

@@ -2,9 +2,9 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryStatus } from '../../src/cli/delivery-commands.ts';
 import { listLeads } from '../../src/cli/leads-commands.ts';
-import type { StepOutcome } from '../../src/domain/delivery/deliveries.ts';
-import { LEAD_STATUSES, type LeadStatus } from '../../src/domain/delivery/lead-status.ts';
-import type { Store } from '../../src/domain/store.ts';
+import type { StepOutcome } from '../../src/kernel/lead/deliveries.ts';
+import { LEAD_STATUSES, type LeadStatus } from '../../src/kernel/lead/lead-status.ts';
+import type { Store } from '../../src/kernel/journal/store.ts';
 import { runLeadgate } from '../helpers/leadgate-cli.ts';
 import { defaultTestDialect } from '../helpers/postgres-databases.ts';
 import {

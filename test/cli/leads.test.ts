@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { currentWording } from '../../src/schemas/consent.ts';
+import { currentWording } from '../../src/kernel/schemas/consent.ts';
 import { expectApiError, postJson } from '../helpers/api-assertions.ts';
 import { buildTestApp, validContact, validSubscribe, type TestApp } from '../helpers/app.ts';
 import { runLeadgate, type CliRun } from '../helpers/leadgate-cli.ts';

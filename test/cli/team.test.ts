@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { runLeadgate } from '../helpers/leadgate-cli.ts';
-import { postForm, PASSWORD, signIn } from '../workspace/staff-session.ts';
+import { postForm, PASSWORD, signIn } from '../features/staff/staff-session.ts';
 
 let test: TestApp | undefined;
 let dataDir: string | undefined;

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderEnvExample } from '../../src/config/env-example.ts';
-import { variableDocs } from '../../src/config/env-schema.ts';
+import { renderEnvExample } from '../../src/kernel/config/env-example.ts';
+import { variableDocs } from '../../src/kernel/config/env-schema.ts';
 import { parseDockerEnvFile, parseSystemdEnvironmentFile } from '../helpers/env-files.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidConfigError, loadConfig } from '../../src/config.ts';
+import { InvalidConfigError, loadConfig } from '../../src/kernel/config.ts';
 import { createProvider, type ProviderJournal } from '../../src/providers/create-provider.ts';
-import type { RateBudgets } from '../../src/domain/delivery/rate-budget.ts';
-import { mailIdentity } from '../../site/mail-identity.ts';
+import type { RateBudgets } from '../../src/features/delivery/rate-budget.ts';
+import { mailIdentity } from '../../src/features/site/mail-identity.ts';
 
 /** The one line a wrong value produces, or undefined when the environment is accepted. */
 function problem(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidConfigError, loadConfig } from '../../src/config.ts';
+import { InvalidConfigError, loadConfig } from '../../src/kernel/config.ts';
 
 const key = (bytes: number) => `whsec_${Buffer.alloc(bytes, 1).toString('base64')}`;
 const SECRET = key(32);

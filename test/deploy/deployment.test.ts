@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SERVE_ARGS } from '../../bench/lib/serve-command.ts';
-import { EnvSchema } from '../../src/config/env-schema.ts';
+import { EnvSchema } from '../../src/kernel/config/env-schema.ts';
 import { hasTool } from '../helpers/tools.ts';
 
 /** docs/deployment.md: the Dockerfile, the systemd unit and the compose file, checked by real tools. */

@@ -52,7 +52,7 @@ async function leadgate(command: string, env: Record<string, string>) {
 }
 
 describe('NODE_ENV=production refuses a start that would mislead', { timeout: 120_000 }, () => {
-  it('serve with the sample identity of site/agency.ts: one line, exit 2, no site built', async () => {
+  it('serve with the sample identity of src/features/site/agency.ts: one line, exit 2, no site built', async () => {
     const fresh = join(mkdtempSync(join(scratch, 'dist-')), 'dist');
     const { launched } = await leadgate('serve', {
       ...AGENCY,

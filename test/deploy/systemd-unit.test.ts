@@ -85,7 +85,10 @@ async function startUnit(envFile: string) {
 
 const deployExample = readFileSync(join(ROOT, 'deploy/leadgate.env.example'), 'utf8');
 
-/** What the operator fills in (docs/deployment.md); the sample identity is allowed here, as site/agency.ts holds it. */
+/**
+ * What the operator fills in (docs/deployment.md); the sample identity is allowed here, as
+ * src/features/site/agency.ts holds it.
+ */
 async function filledIn(base: string): Promise<string> {
   return `${base}
 MAIL_FROM=Atelier Dupont <bonjour@atelier-dupont.fr>

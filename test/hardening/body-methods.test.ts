@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loggerOptions } from '../../src/observability/logging.ts';
+import { loggerOptions } from '../../src/kernel/observability/logging.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 
 /*

@@ -1,7 +1,7 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBotTrap } from '../../src/http/forms/bot-trap.ts';
+import { createBotTrap } from '../../src/features/intake/forms/bot-trap.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 
 /*

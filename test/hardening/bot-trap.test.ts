@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBotTrap } from '../../src/http/forms/bot-trap.ts';
+import { createBotTrap } from '../../src/features/intake/forms/bot-trap.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 import { startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
 import { buildTestSite, type TestSite } from '../helpers/site.ts';

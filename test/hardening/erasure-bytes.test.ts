@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { postJson } from '../helpers/api-assertions.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 import { runLeadgate } from '../helpers/leadgate-cli.ts';
-import { sqliteFile } from '../../src/store/create-store.ts';
+import { sqliteFile } from '../../src/wiring/create-store.ts';
 
 /*
  * docs/consent.md, "Erasure": after `people forget` (and after a retention run) the person's address

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_STATUS } from '../../src/schemas/responses.ts';
-import { LEAD_KINDS } from '../../src/schemas/lead-kinds.ts';
-import { ERROR_CODES } from '../../src/schemas/responses.ts';
+import { ERROR_STATUS } from '../../src/kernel/schemas/responses.ts';
+import { LEAD_KINDS } from '../../src/kernel/schemas/lead-kinds.ts';
+import { ERROR_CODES } from '../../src/kernel/schemas/responses.ts';
 import {
   buildTestApp,
   validAudit,

@@ -1,8 +1,8 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startIdempotencySweep } from '../../src/domain/intake/idempotency-sweep.ts';
-import { createIntake } from '../../src/domain/intake/intake.ts';
+import { startIdempotencySweep } from '../../src/features/intake/idempotency-sweep.ts';
+import { createIntake } from '../../src/features/intake/intake.ts';
 import { buildTestApp, validAudit, validContact, type TestApp } from '../helpers/app.ts';
 import { hasPostgres, type TestDialect } from '../helpers/postgres-databases.ts';
 import { ObservedProvider } from './test-providers.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidConfigError, loadConfig } from '../../src/config.ts';
+import { InvalidConfigError, loadConfig } from '../../src/kernel/config.ts';
 
 describe('limit settings read from the environment (docs/reliability.md)', () => {
   it('defaults: 64 KiB bodies, 30 requests a minute for every client, no proxy trusted', () => {

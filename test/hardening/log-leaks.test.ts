@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { maskText } from '../../src/domain/lead/masking.ts';
-import { maskUrl } from '../../src/observability/log-masking.ts';
-import { loggerOptions } from '../../src/observability/logging.ts';
+import { maskText } from '../../src/kernel/lead/masking.ts';
+import { maskUrl } from '../../src/kernel/observability/log-masking.ts';
+import { loggerOptions } from '../../src/kernel/observability/logging.ts';
 import { postJson } from '../helpers/api-assertions.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 

@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskText } from '../../src/domain/lead/masking.ts';
-import { LOGGED_URL_MAX, maskUrl, maskValue } from '../../src/observability/log-masking.ts';
-import { createLogger, loggerOptions } from '../../src/observability/logging.ts';
-import { loadConfig } from '../../src/config.ts';
+import { maskText } from '../../src/kernel/lead/masking.ts';
+import { LOGGED_URL_MAX, maskUrl, maskValue } from '../../src/kernel/observability/log-masking.ts';
+import { createLogger, loggerOptions } from '../../src/kernel/observability/logging.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
 import { postJson } from '../helpers/api-assertions.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 import { brevoStandInEnv, startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
@@ -170,7 +170,7 @@ describe('a configured secret a provider quotes never reaches a log line (docs/r
     const answer = await postJson(started.app, '/api/contact', validContact);
     expect(answer.statusCode).toBe(502);
     const failed = lines.filter((line) => line.includes('could not be checked'));
-    // The step's line (src/domain/delivery/delivery-log.ts) and the request's error.
+    // The step's line (src/features/delivery/delivery-log.ts) and the request's error.
     expect(failed.some((line) => line.includes('delivery: step failed'))).toBe(true);
     for (const line of failed) expect(line).toContain('key [masqué] could not be checked');
     expect(lines.join('\n')).not.toContain(KEY);

@@ -2,7 +2,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { replayLeads } from '../../src/cli/delivery-commands.ts';
-import { createLogger, loggerOptions } from '../../src/observability/logging.ts';
+import { createLogger, loggerOptions } from '../../src/kernel/observability/logging.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 import {
   startWebhookReceiver,

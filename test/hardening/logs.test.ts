@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loggerOptions } from '../../src/observability/logging.ts';
+import { loggerOptions } from '../../src/kernel/observability/logging.ts';
 import { buildTestApp, validContact } from '../helpers/app.ts';
 import { startFakeBrevo } from '../helpers/fake-brevo.ts';
 

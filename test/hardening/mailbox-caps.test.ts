@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { canonicalMailbox } from '../../src/domain/lead/canonical-mailbox.ts';
+import { canonicalMailbox } from '../../src/kernel/lead/canonical-mailbox.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { hasPostgres, type TestDialect } from '../helpers/postgres-databases.ts';
 

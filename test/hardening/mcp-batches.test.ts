@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTACT_EXAMPLE } from '../../src/schemas/examples.ts';
+import { CONTACT_EXAMPLE } from '../../src/kernel/schemas/examples.ts';
 import { expectApiError, postJson } from '../helpers/api-assertions.ts';
 import { buildTestApp, useTestApp, validContact } from '../helpers/app.ts';
 

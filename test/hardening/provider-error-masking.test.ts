@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportLeads } from '../../src/cli/leads-commands.ts';
-import { sqliteFile } from '../../src/store/create-store.ts';
+import { sqliteFile } from '../../src/wiring/create-store.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 import { startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
 

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { DEFAULT_SERVER_TIMEOUTS } from '../../src/http/limits/server-timeouts.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { DEFAULT_SERVER_TIMEOUTS } from '../../src/kernel/http/limits/server-timeouts.ts';
 import { createProvider } from '../../src/providers/create-provider.ts';
-import { createStore } from '../../src/store/create-store.ts';
-import { mailIdentity } from '../../site/mail-identity.ts';
+import { createStore } from '../../src/wiring/create-store.ts';
+import { mailIdentity } from '../../src/features/site/mail-identity.ts';
 
 /*
  * docs/reliability.md: a slowloris holds sockets by sending a request a byte at a time. The production values

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Config } from '../../src/config.ts';
-import type { AgencyAlert } from '../../src/domain/delivery/alerts.ts';
-import type { Destination } from '../../src/domain/delivery/destination.ts';
-import { UpstreamError } from '../../src/domain/lead/errors.ts';
-import type { Provider } from '../../src/domain/delivery/provider.ts';
+import type { Config } from '../../src/kernel/config.ts';
+import type { AgencyAlert } from '../../src/features/delivery/alerts.ts';
+import type { Destination } from '../../src/kernel/lead/destination.ts';
+import { UpstreamError } from '../../src/kernel/lead/errors.ts';
+import type { Provider } from '../../src/features/delivery/provider.ts';
 import { createProvider, type ProviderJournal } from '../../src/providers/create-provider.ts';
-import { mailIdentity } from '../../site/mail-identity.ts';
+import { mailIdentity } from '../../src/features/site/mail-identity.ts';
 
 /**
  * The real provider MAIL_PROVIDER picks (the outbox by default), seen through our own Provider

@@ -5,7 +5,7 @@ import {
   ErrorResponseSchema,
   type ErrorCode,
   type ErrorResponse,
-} from '../../src/schemas/responses.ts';
+} from '../../src/kernel/schemas/responses.ts';
 
 const checkErrorShape = new Ajv({ strict: false }).compile(ErrorResponseSchema);
 

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { buildApp, type AppDependencies } from '../../src/app.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/kernel/config.ts';
 import { createProvider, type ProviderJournal } from '../../src/providers/create-provider.ts';
-import type { Provider } from '../../src/domain/delivery/provider.ts';
-import { createStore } from '../../src/store/create-store.ts';
-import type { Store } from '../../src/domain/store.ts';
+import type { Provider } from '../../src/features/delivery/provider.ts';
+import { createStore } from '../../src/wiring/create-store.ts';
+import type { Store } from '../../src/kernel/journal/store.ts';
 import { createTestDatabase, defaultTestDialect, type TestDialect } from './postgres-databases.ts';
-import { mailIdentity } from '../../site/mail-identity.ts';
+import { mailIdentity } from '../../src/features/site/mail-identity.ts';
 
 export interface TestApp {
   app: FastifyInstance;

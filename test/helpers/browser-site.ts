@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { readManifest } from '../../src/http/site/site-files.ts';
-import type { SiteManifest } from '../../src/schemas/site-manifest.ts';
+import { readManifest } from '../../src/kernel/http/site/site-files.ts';
+import type { SiteManifest } from '../../src/kernel/schemas/site-manifest.ts';
 import { buildTestApp, type TestApp } from './app.ts';
 import { launchChromium } from './browser.ts';
 import { buildTestSite, type TestSite } from './site.ts';

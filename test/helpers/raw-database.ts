@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import type { Config } from '../../src/config.ts';
+import type { Config } from '../../src/kernel/config.ts';
 
 export type Row = Record<string, unknown>;
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { buildSite } from '../../site/build.ts';
+import { buildSite } from '../../src/features/site/build.ts';
 import { DEFAULT_TEST_SITE_URL } from './site.ts';
 
 declare module 'vitest' {

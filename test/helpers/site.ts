@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { buildSite } from '../../site/build.ts';
+import { buildSite } from '../../src/features/site/build.ts';
 
 export const DEFAULT_TEST_SITE_URL = 'http://localhost:3000';
 

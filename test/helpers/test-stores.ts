@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, type Config } from '../../src/config.ts';
-import type { Lead } from '../../src/domain/lead/lead.ts';
-import type { SpamReason } from '../../src/domain/lead/spam-reason.ts';
-import { createStore } from '../../src/store/create-store.ts';
-import type { Store } from '../../src/domain/store.ts';
+import { loadConfig, type Config } from '../../src/kernel/config.ts';
+import type { Lead } from '../../src/kernel/lead/lead.ts';
+import type { SpamReason } from '../../src/kernel/lead/spam-reason.ts';
+import { createStore } from '../../src/wiring/create-store.ts';
+import type { Store } from '../../src/kernel/journal/store.ts';
 import { createTestDatabase, type TestDialect } from './postgres-databases.ts';
 
 export interface SharedDatabase {

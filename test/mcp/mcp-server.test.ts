@@ -2,10 +2,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEAD_KINDS } from '../../src/schemas/lead-kinds.ts';
-import { SECTORS } from '../../src/schemas/sectors.ts';
-import { AUDIT_EXAMPLE, CONTACT_EXAMPLE, DIAGNOSTIC_EXAMPLE } from '../../src/schemas/examples.ts';
-import type { ErrorResponse } from '../../src/schemas/responses.ts';
+import { LEAD_KINDS } from '../../src/kernel/schemas/lead-kinds.ts';
+import { SECTORS } from '../../src/kernel/schemas/sectors.ts';
+import {
+  AUDIT_EXAMPLE,
+  CONTACT_EXAMPLE,
+  DIAGNOSTIC_EXAMPLE,
+} from '../../src/kernel/schemas/examples.ts';
+import type { ErrorResponse } from '../../src/kernel/schemas/responses.ts';
 import { postJson } from '../helpers/api-assertions.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { buildTestSite, type TestSite } from '../helpers/site.ts';

@@ -3,9 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_STATUS } from '../../src/schemas/responses.ts';
-import { ERROR_CODES } from '../../src/schemas/responses.ts';
-import { PRIVACY_EXAMPLE, PrivacyRequestSchema } from '../../src/schemas/privacy-request.ts';
+import { ERROR_STATUS } from '../../src/kernel/schemas/responses.ts';
+import { ERROR_CODES } from '../../src/kernel/schemas/responses.ts';
+import { PRIVACY_EXAMPLE, PrivacyRequestSchema } from '../../src/kernel/schemas/privacy-request.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 
 const SITE_URL = 'https://www.agence-web.fr';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { internationalNumber } from '../../src/providers/brevo-contact.ts';
-import { idempotencyKey, parseSender } from '../../src/providers/brevo-email.ts';
+import { internationalNumber } from '../../src/providers/brevo/brevo-contact.ts';
+import { idempotencyKey, parseSender } from '../../src/providers/brevo/brevo-email.ts';
 
 describe('Brevo payload details', () => {
   it('writes SMS in the international form Brevo requires, or not at all', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNewsletterLinks } from '../../src/domain/newsletter/newsletter-links.ts';
+import { createNewsletterLinks } from '../../src/features/newsletter/newsletter-links.ts';
 import { buildTestApp, validAudit, validContact, validSubscribe } from '../helpers/app.ts';
 import { brevoSwaggerPresent, startPrismBrevo } from '../helpers/fake-brevo-prism.ts';
 

@@ -7,7 +7,7 @@ import {
   type TestApp,
 } from '../helpers/app.ts';
 import { startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
-import { AGENCY } from '../../site/agency.ts';
+import { AGENCY } from '../../src/features/site/agency.ts';
 
 /*
  * docs/brevo.md, MAIL_PROVIDER=brevo: what reaches Brevo's API v3 (a loopback fake that answers as Brevo
@@ -150,7 +150,7 @@ describe('Brevo provider: contact (docs/brevo.md)', () => {
 
 describe('Brevo provider: subscribe and audit say `existing` from the journal, per list (spec 2.4, 4.2)', () => {
   // The subscription's contact is created at once (docs/consent.md: double opt-in waits for the
-  // link; test/http/newsletter-double-opt-in.test.ts covers that).
+  // link; test/features/newsletter/newsletter-double-opt-in.test.ts covers that).
   const SINGLE_OPT_IN = { NEWSLETTER_DOUBLE_OPT_IN: 'false' };
   it('answers existing: false for a first subscription, true for the next one (the journal knows it)', async () => {
     await start(SINGLE_OPT_IN);

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import PostalMime, { type Email } from 'postal-mime';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { QUESTIONNAIRES } from '../../src/schemas/questionnaires.ts';
+import { QUESTIONNAIRES } from '../../src/kernel/schemas/questionnaires.ts';
 import { postJson } from '../helpers/api-assertions.ts';
 import {
   buildTestApp,

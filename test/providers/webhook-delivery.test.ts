@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DeliveryStep } from '../../src/domain/delivery/deliveries.ts';
-import { webhookDestinationName } from '../../src/providers/webhook-destination.ts';
-import { webhookIdFor } from '../../src/providers/webhook-message.ts';
+import type { DeliveryStep } from '../../src/kernel/lead/deliveries.ts';
+import { webhookDestinationName } from '../../src/providers/webhooks/webhook-destination.ts';
+import { webhookIdFor } from '../../src/providers/webhooks/webhook-message.ts';
 import { postJson } from '../helpers/api-assertions.ts';
 import { buildTestApp, validAudit, validContact, type TestApp } from '../helpers/app.ts';
 import { startSmtpSink, unreachableSmtpUrl, type SmtpSink } from '../helpers/smtp-sink.ts';

@@ -6,15 +6,18 @@ import { pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { consentRecord } from '../../src/domain/lead/consent.ts';
-import { ConfigurationError, UpstreamError } from '../../src/domain/lead/errors.ts';
-import type { Lead } from '../../src/domain/lead/lead.ts';
-import { isPublicAddress } from '../../src/providers/webhook-address-guard.ts';
-import { createWebhookDestination } from '../../src/providers/webhook-destination.ts';
-import { webhookIdFor } from '../../src/providers/webhook-message.ts';
-import { createWebhookSender, type WebhookSender } from '../../src/providers/webhook-sender.ts';
-import { WebhookEventSchema } from '../../src/schemas/webhook-event.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { consentRecord } from '../../src/kernel/lead/consent.ts';
+import { ConfigurationError, UpstreamError } from '../../src/kernel/lead/errors.ts';
+import type { Lead } from '../../src/kernel/lead/lead.ts';
+import { isPublicAddress } from '../../src/providers/webhooks/webhook-address-guard.ts';
+import { createWebhookDestination } from '../../src/providers/webhooks/webhook-destination.ts';
+import { webhookIdFor } from '../../src/providers/webhooks/webhook-message.ts';
+import {
+  createWebhookSender,
+  type WebhookSender,
+} from '../../src/providers/webhooks/webhook-sender.ts';
+import { WebhookEventSchema } from '../../src/kernel/schemas/webhook-event.ts';
 import { validAudit, validContact, validSubscribe } from '../helpers/app.ts';
 import {
   startWebhookReceiver,

@@ -8,12 +8,12 @@ import {
   NEWSLETTER_PAGES,
   NEWSLETTER_UNSUBSCRIBE_PATH,
   type NewsletterPageState,
-} from '../../src/schemas/newsletter-pages.ts';
+} from '../../src/kernel/schemas/newsletter-pages.ts';
 import {
   PRIVACY_CONFIRM_PATH,
   PRIVACY_PAGES,
   type PrivacyPageState,
-} from '../../src/schemas/privacy-pages.ts';
+} from '../../src/kernel/schemas/privacy-pages.ts';
 import { hasChromium, watchProblems } from '../helpers/browser.ts';
 import { axeViolations, withAxe } from '../helpers/browser-axe.ts';
 import { useSiteInChromium } from '../helpers/browser-site.ts';

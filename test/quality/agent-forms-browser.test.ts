@@ -2,9 +2,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { emailOf } from '../../src/domain/lead/lead.ts';
-import { TOKEN_SHAPE } from '../../src/http/forms/bot-trap.ts';
-import { HONEYPOT_FIELD } from '../../src/schemas/bot-trap.ts';
+import { emailOf } from '../../src/kernel/lead/lead.ts';
+import { TOKEN_SHAPE } from '../../src/features/intake/forms/bot-trap.ts';
+import { HONEYPOT_FIELD } from '../../src/kernel/schemas/bot-trap.ts';
 import { hasChromium, watchProblems } from '../helpers/browser.ts';
 import { useSiteInChromium } from '../helpers/browser-site.ts';
 

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emailOf } from '../../src/domain/lead/lead.ts';
+import { emailOf } from '../../src/kernel/lead/lead.ts';
 import { hasChromium, watchProblems } from '../helpers/browser.ts';
 import { useSiteInChromium } from '../helpers/browser-site.ts';
 

@@ -54,6 +54,7 @@ const OTHER_PROGRAMS = [
   'set',
   'export',
   'cd',
+  'sh',
 ];
 const TOP_LEVEL = readdirSync(ROOT).filter((name) => !['node_modules', '.git'].includes(name));
 

@@ -1,9 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { emailOf } from '../../src/domain/lead/lead.ts';
-import { leadKindAt } from '../../src/schemas/lead-kinds.ts';
-import { frenchNumber } from '../../src/schemas/french-text.ts';
-import { FORM_MESSAGES, tooLongMessage } from '../../src/schemas/form-messages.ts';
+import { emailOf } from '../../src/kernel/lead/lead.ts';
+import { leadKindAt } from '../../src/kernel/schemas/lead-kinds.ts';
+import { frenchNumber } from '../../src/kernel/schemas/french-text.ts';
+import { FORM_MESSAGES, tooLongMessage } from '../../src/kernel/schemas/form-messages.ts';
 import { hasChromium, watchProblems } from '../helpers/browser.ts';
 import { axeViolations, withoutSiteScript } from '../helpers/browser-axe.ts';
 import { useSiteInChromium } from '../helpers/browser-site.ts';

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { FORM_MESSAGES } from '../../src/schemas/form-messages.ts';
+import { FORM_MESSAGES } from '../../src/kernel/schemas/form-messages.ts';
 import { hasChromium } from '../helpers/browser.ts';
 import { useSiteInChromium } from '../helpers/browser-site.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FORM_REFUSALS, rateLimitedMessage } from '../../src/schemas/form-messages.ts';
+import { FORM_REFUSALS, rateLimitedMessage } from '../../src/kernel/schemas/form-messages.ts';
 import { axeViolations, withoutSiteScript } from '../helpers/browser-axe.ts';
 import { hasChromium, watchProblems } from '../helpers/browser.ts';
 import { useSiteInChromium } from '../helpers/browser-site.ts';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Store } from '../../src/domain/store.ts';
+import type { Store } from '../../src/kernel/journal/store.ts';
 import { validContact } from '../helpers/app.ts';
 import { brevoStandInEnv, startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
 import {

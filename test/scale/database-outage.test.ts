@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { createStore } from '../../src/store/create-store.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { createStore } from '../../src/wiring/create-store.ts';
 import {
   postgresBinDir,
   startPostgresCluster,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Store } from '../../src/domain/store.ts';
-import { idempotencyKey } from '../../src/providers/brevo-email.ts';
+import type { Store } from '../../src/kernel/journal/store.ts';
+import { idempotencyKey } from '../../src/providers/brevo/brevo-email.ts';
 import { brevoStandInEnv, startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
 import { defaultTestDialect } from '../helpers/postgres-databases.ts';
 import {

@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadConfig } from '../../src/config.ts';
-import type { Store } from '../../src/domain/store.ts';
-import { createStore } from '../../src/store/create-store.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import type { Store } from '../../src/kernel/journal/store.ts';
+import { createStore } from '../../src/wiring/create-store.ts';
 import { freePort } from '../helpers/postgres-cluster.ts';
 
 /** docs/deployment.md: one real `leadgate serve` process, as a node behind a load balancer runs it. */

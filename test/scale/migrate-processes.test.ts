@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { createStore } from '../../src/store/create-store.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { createStore } from '../../src/wiring/create-store.ts';
 import {
   createTestDatabase,
   hasPostgres,

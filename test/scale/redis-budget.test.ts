@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { redisRateBudgets } from '../../src/providers/redis-rate-budgets.ts';
+import { redisRateBudgets } from '../../src/providers/brevo/redis-rate-budgets.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
 import { brevoStandInEnv, startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
 import { freePort } from '../helpers/postgres-cluster.ts';

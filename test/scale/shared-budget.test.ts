@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import type { Store } from '../../src/domain/store.ts';
-import { createStore } from '../../src/store/create-store.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import type { Store } from '../../src/kernel/journal/store.ts';
+import { createStore } from '../../src/wiring/create-store.ts';
 import { validContact } from '../helpers/app.ts';
 import { brevoStandInEnv, startFakeBrevo, type FakeBrevo } from '../helpers/fake-brevo.ts';
 import {

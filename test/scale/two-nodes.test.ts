@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { createStore } from '../../src/store/create-store.ts';
-import type { Store } from '../../src/domain/store.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { createStore } from '../../src/wiring/create-store.ts';
+import type { Store } from '../../src/kernel/journal/store.ts';
 import { validContact } from '../helpers/app.ts';
 import {
   createTestDatabase,

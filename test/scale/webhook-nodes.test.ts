@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/domain/store.ts';
-import { webhookDestinationName } from '../../src/providers/webhook-destination.ts';
-import { webhookIdFor } from '../../src/providers/webhook-message.ts';
+import type { Store } from '../../src/kernel/journal/store.ts';
+import { webhookDestinationName } from '../../src/providers/webhooks/webhook-destination.ts';
+import { webhookIdFor } from '../../src/providers/webhooks/webhook-message.ts';
 import {
   createTestDatabase,
   hasPostgres,

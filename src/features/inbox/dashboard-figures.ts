@@ -1,0 +1,99 @@
+import { ANSWERED_KINDS, PROMISED_HOURS } from './answer-promise.ts';
+import { summarizeBacklog, type BacklogSummary } from '../delivery/index.ts';
+import {
+  addDays,
+  businessMsBetween,
+  overdueCutoff,
+  parisTimeOn,
+  parisWeekStart,
+  type BusinessHours,
+} from './business-hours.ts';
+import type { BacklogLine } from '../../kernel/lead/deliveries.ts';
+import type { CaughtCount, InboxEntry, ReceivedCount } from './lead-work.ts';
+import type { Store } from '../../kernel/journal/store.ts';
+
+/** One week's figures: the current week runs from Monday 00:00 (Paris) to now. */
+export interface WeekFigures {
+  from: Date;
+  to: Date;
+  received: ReceivedCount[];
+  /** Business time from arrival to « en cours » of the leads started that week, in ms. */
+  medianStartMs: number | null;
+  started: number;
+  /** Of those, started within the promised 24 business hours. */
+  startedInTime: number;
+  caught: CaughtCount[];
+}
+
+/** What /equipe/tableau-de-bord shows (docs/workspace.md, « Le tableau de bord »). */
+export interface DashboardFigures {
+  thisWeek: WeekFigures;
+  lastWeek: WeekFigures;
+  /** Leads with a promised answer still « nouveau », and those past their 24 business hours. */
+  waiting: number;
+  overdue: number;
+  backlog: BacklogSummary;
+  destinations: BacklogLine[];
+  /** The latest leads whose delivery failed, was given up or refused (their page has « Relancer »). */
+  failing: InboxEntry[];
+}
+
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+async function weekFigures(
+  store: Store,
+  from: Date,
+  to: Date,
+  hours: BusinessHours,
+): Promise<WeekFigures> {
+  const [received, starts, caught] = await Promise.all([
+    store.work.countReceived(from, to),
+    store.work.startTimes(from, to),
+    store.work.caughtByReason(from, to),
+  ]);
+  const delays = starts.map(({ receivedAt, startedAt }) =>
+    businessMsBetween(receivedAt, startedAt, hours),
+  );
+  return {
+    from,
+    to,
+    received,
+    medianStartMs: median(delays),
+    started: delays.length,
+    startedInTime: delays.filter((ms) => ms <= PROMISED_HOURS * 3_600_000).length,
+    caught,
+  };
+}
+
+/** Every figure of the dashboard, read through the store's port (the same SQL on both journals). */
+export async function dashboardFigures(
+  store: Store,
+  now: Date,
+  hours: BusinessHours,
+): Promise<DashboardFigures> {
+  const monday = parisWeekStart(now);
+  const weekStart = parisTimeOn(monday, 0);
+  const lastWeekStart = parisTimeOn(addDays(monday, -7), 0);
+  const [thisWeek, lastWeek, waiting, overdue, destinations, failing] = await Promise.all([
+    weekFigures(store, weekStart, now, hours),
+    weekFigures(store, lastWeekStart, weekStart, hours),
+    store.work.countWaiting(ANSWERED_KINDS, now),
+    store.work.countWaiting(ANSWERED_KINDS, overdueCutoff(now, PROMISED_HOURS, hours)),
+    store.deliveries.backlog(),
+    store.work.page({ deliveryStatuses: ['failed', 'dead', 'refused'], limit: 10 }),
+  ]);
+  return {
+    thisWeek,
+    lastWeek,
+    waiting,
+    overdue,
+    backlog: summarizeBacklog(destinations, now),
+    destinations,
+    failing: failing.entries,
+  };
+}

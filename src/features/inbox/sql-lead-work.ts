@@ -1,0 +1,424 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import {
+  CONSENT_CHANNELS_OF,
+  channelOf,
+  type Activity,
+  type CaughtCount,
+  type ActivityKind,
+  type InboxEntry,
+  type InboxFilter,
+  type InboxPage,
+  type InboxQuery,
+  type LeadWork,
+  type ReceivedCount,
+  type StaffRef,
+  type WorkStatus,
+} from './lead-work.ts';
+import { normalizeEmail } from '../../kernel/lead/lead.ts';
+import type { SpamReason } from '../../kernel/lead/spam-reason.ts';
+import type { ConsentChannel } from '../../kernel/schemas/consent.ts';
+import type { LeadKind } from '../../kernel/schemas/lead-kinds.ts';
+import { entryOf } from '../../kernel/journal/lead-rows.ts';
+import { searchWords, type LeadSearchDialect } from '../../kernel/journal/lead-search.ts';
+import type { Database, LeadsTable } from '../../kernel/journal/tables.ts';
+
+/** docs/workspace.md: the inbox says « plus de 1 000 » rather than count further. */
+export const COUNT_CAP = 1000;
+
+/**
+ * docs/workspace.md, "Performances": a search for common words walks at most this many leads for
+ * each row of its page, then reads the index's matches instead; so it walks only when at least one
+ * lead in this many matches, enough to fill the page on the way.
+ */
+const WALKED_PER_ROW = 50;
+
+type LeadsQuery = SelectQueryBuilder<Database, 'leads', object>;
+
+/** The team's side of the journal (docs/workspace.md), the same SQL on both dialects but search. */
+export class SqlLeadWork implements LeadWork {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly search: LeadSearchDialect,
+  ) {}
+
+  async page({ order = 'newest', after, limit, ...filter }: InboxQuery): Promise<InboxPage> {
+    const search = searchOf(filter.search);
+    const filtered = this.filtered(this.db.selectFrom('leads'), filter);
+    const matching = this.searched(filtered, search);
+    // The count stops past COUNT_CAP: an exact total over 100,000 leads would cost more than the page.
+    // Asked with it: whether the words are common enough for their page to be walked to.
+    const { count, common } = await this.db
+      .selectFrom(
+        matching
+          .select('id')
+          .limit(COUNT_CAP + 1)
+          .as('matching'),
+      )
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as('count'),
+        (search.words.length
+          ? this.search.isCommon(search.words, 1 / WALKED_PER_ROW)
+          : eb.lit(false)
+        ).as('common'),
+      ])
+      .executeTakeFirstOrThrow();
+    const direction = order === 'newest' ? 'desc' : 'asc';
+    const cursor = after === undefined ? undefined : readCursor(after);
+    const walked = common
+      ? await this.commonWordsPage(
+          inPageOrder(filtered, direction, cursor),
+          search.words,
+          direction,
+          limit + 1,
+        )
+      : undefined;
+    const rows =
+      walked ??
+      (await inPageOrder(matching, direction, cursor)
+        .selectAll()
+        .limit(limit + 1)
+        .execute());
+    const shown = rows.slice(0, limit);
+    const last = shown.at(-1);
+    return {
+      entries: shown.map(inboxEntryOf),
+      next: rows.length > limit && last ? writeCursor(last.received_at, last.id) : undefined,
+      total: Number(count),
+    };
+  }
+
+  /**
+   * docs/workspace.md, "Performances": the page of a search for words found in many leads, read by
+   * walking the leads in the page's order and testing each, which stops at the page, instead of
+   * reading every match to sort them. Undefined when the page is not filled within the first
+   * WALKED_PER_ROW leads a row (the matches are old, or the filters drop most leads): then the
+   * index's matches are read as for any search.
+   */
+  private async commonWordsPage(
+    ordered: LeadsQuery,
+    words: readonly string[],
+    direction: 'asc' | 'desc',
+    rows: number,
+  ): Promise<Selectable<LeadsTable>[] | undefined> {
+    const found = await this.db
+      // Named `leads`, as the dialects' tests name the row they test.
+      .selectFrom(
+        ordered
+          .selectAll()
+          .limit(rows * WALKED_PER_ROW)
+          .as('leads'),
+      )
+      .selectAll()
+      .where(this.search.matchesOneByOne(words))
+      .orderBy('received_at', direction)
+      .orderBy('id', direction)
+      .limit(rows)
+      .execute();
+    return found.length === rows ? found : undefined;
+  }
+
+  async *all(filter: InboxFilter): AsyncIterable<InboxEntry> {
+    let after: string | undefined;
+    do {
+      const page = await this.page({ ...filter, after, limit: 500 });
+      yield* page.entries;
+      after = page.next;
+    } while (after !== undefined);
+  }
+
+  async find(leadId: string): Promise<InboxEntry | undefined> {
+    const row = await this.db
+      .selectFrom('leads')
+      .selectAll()
+      .where('id', '=', leadId)
+      .executeTakeFirst();
+    return row && inboxEntryOf(row);
+  }
+
+  async setStatus(leadId: string, status: WorkStatus, by: StaffRef, at: Date): Promise<boolean> {
+    return this.change(leadId, 'status', status, by, at);
+  }
+
+  async assign(leadId: string, assignee: string | null, by: StaffRef, at: Date): Promise<boolean> {
+    return this.change(leadId, 'assignee', assignee, by, at);
+  }
+
+  async markRead(leadId: string, by: StaffRef, at: Date): Promise<void> {
+    await this.db
+      .updateTable('leads')
+      .set({ read_at: at.toISOString(), read_by: by.id })
+      .where('id', '=', leadId)
+      .where('read_at', 'is', null)
+      .execute();
+  }
+
+  async addNote(leadId: string, text: string, by: StaffRef, at: Date): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const lead = await trx
+        .selectFrom('leads')
+        .select('id')
+        .where('id', '=', leadId)
+        .executeTakeFirst();
+      if (!lead) return false;
+      await trx
+        .insertInto('lead_activity')
+        .values(activityRow(leadId, 'note', text, null, by, at))
+        .execute();
+      return true;
+    });
+  }
+
+  async activity(leadId: string): Promise<Activity[]> {
+    const rows = await this.db
+      .selectFrom('lead_activity')
+      .selectAll()
+      .where('lead_id', '=', leadId)
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      leadId: row.lead_id,
+      at: new Date(row.at),
+      by: { id: row.staff_id, name: row.staff_name },
+      kind: row.kind as ActivityKind,
+      value: row.value,
+      previous: row.previous,
+    }));
+  }
+
+  async countWaiting(kinds: readonly LeadKind[], receivedAtOrBefore: Date): Promise<number> {
+    if (kinds.length === 0) return 0;
+    const row = await this.db
+      .selectFrom('leads')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('work_status', '=', 'nouveau')
+      .where('status', '<>', 'spam')
+      .where('kind', 'in', [...kinds])
+      .where('received_at', '<=', receivedAtOrBefore.toISOString())
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
+  async countReceived(from: Date, to: Date): Promise<ReceivedCount[]> {
+    const rows = await this.db
+      .selectFrom('leads')
+      .select((eb) => [
+        'kind',
+        'consent_channel',
+        eb('status', '=', 'spam').as('held'),
+        eb.fn.countAll<number | string>().as('count'),
+      ])
+      .where('received_at', '>=', from.toISOString())
+      .where('received_at', '<', to.toISOString())
+      .groupBy(['kind', 'consent_channel', 'held'])
+      .execute();
+    const counts = new Map<string, ReceivedCount>();
+    for (const row of rows) {
+      const channel = channelOf((row.consent_channel ?? undefined) as ConsentChannel | undefined);
+      const held = Boolean(Number(row.held));
+      const key = `${row.kind} ${channel} ${held}`;
+      const count = counts.get(key) ?? { kind: row.kind as LeadKind, channel, held, count: 0 };
+      count.count += Number(row.count);
+      counts.set(key, count);
+    }
+    return [...counts.values()];
+  }
+
+  async startTimes(from: Date, to: Date): Promise<{ receivedAt: Date; startedAt: Date }[]> {
+    const rows = await this.db
+      .selectFrom('leads')
+      .select(['received_at', 'started_at'])
+      .where('started_at', '>=', from.toISOString())
+      .where('started_at', '<', to.toISOString())
+      .execute();
+    return rows.map((row) => ({
+      receivedAt: new Date(row.received_at),
+      startedAt: new Date(row.started_at!),
+    }));
+  }
+
+  async caughtByReason(from: Date, to: Date): Promise<CaughtCount[]> {
+    const rows = await this.db
+      .selectFrom('leads')
+      .select((eb) => [
+        'spam_reason',
+        eb.fn.countAll<number | string>().as('caught'),
+        eb.fn
+          .sum<number | string>(eb.case().when('status', '=', 'spam').then(1).else(0).end())
+          .as('held'),
+      ])
+      // A released lead keeps its reason (journal-entry.ts): it was caught all the same.
+      .where((eb) => eb.or([eb('status', '=', 'spam'), eb('spam_reason', 'is not', null)]))
+      .where('received_at', '>=', from.toISOString())
+      .where('received_at', '<', to.toISOString())
+      .groupBy('spam_reason')
+      .execute();
+    return rows.map((row) => ({
+      reason: (row.spam_reason ?? null) as SpamReason | null,
+      caught: Number(row.caught),
+      held: Number(row.held ?? 0),
+    }));
+  }
+
+  /** One change of status or assignee and its line in the history, together or not at all. */
+  private async change(
+    leadId: string,
+    kind: 'status' | 'assignee',
+    value: string | null,
+    by: StaffRef,
+    at: Date,
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('leads')
+        .select(['work_status', 'assignee', 'started_at'])
+        .where('id', '=', leadId)
+        .executeTakeFirst();
+      if (!row) return false;
+      const previous = kind === 'status' ? row.work_status : row.assignee;
+      if (previous === value) return true;
+      const when = at.toISOString();
+      await trx
+        .updateTable('leads')
+        .set(
+          kind === 'status'
+            ? {
+                work_status: value ?? 'nouveau',
+                started_at: row.started_at ?? (value === 'nouveau' ? null : when),
+              }
+            : { assignee: value },
+        )
+        .where('id', '=', leadId)
+        .execute();
+      await trx
+        .insertInto('lead_activity')
+        .values(activityRow(leadId, kind, value, previous, by, at))
+        .execute();
+      return true;
+    });
+  }
+
+  private filtered(query: LeadsQuery, filter: InboxFilter): LeadsQuery {
+    let q = query.where('status', filter.held ? '=' : '<>', 'spam');
+    if (filter.kinds?.length) q = q.where('kind', 'in', [...filter.kinds]);
+    if (filter.workStatuses?.length) q = q.where('work_status', 'in', [...filter.workStatuses]);
+    if (filter.assignee !== undefined) {
+      q =
+        filter.assignee === null
+          ? q.where('assignee', 'is', null)
+          : q.where('assignee', '=', filter.assignee);
+    }
+    if (filter.receivedFrom) q = q.where('received_at', '>=', filter.receivedFrom.toISOString());
+    if (filter.receivedBefore) q = q.where('received_at', '<', filter.receivedBefore.toISOString());
+    if (filter.deliveryStatuses?.length) q = q.where('status', 'in', [...filter.deliveryStatuses]);
+    if (filter.unread) q = q.where('read_at', 'is', null);
+    if (filter.sector) {
+      const sector = filter.sector;
+      q = q.where((eb) => eb(this.search.sector, '=', sector));
+    }
+    if (filter.channels?.length) {
+      const consents = filter.channels.flatMap((channel) => CONSENT_CHANNELS_OF[channel]);
+      const orNull = filter.channels.includes('api');
+      q = q.where((eb) =>
+        orNull
+          ? eb.or([eb('consent_channel', 'in', consents), eb('consent_channel', 'is', null)])
+          : eb('consent_channel', 'in', consents),
+      );
+    }
+    return q;
+  }
+
+  private searched(query: LeadsQuery, search: Search): LeadsQuery {
+    if (search.email !== undefined) return query.where('email', '=', search.email);
+    return search.words.length ? query.where(this.search.matches(search.words)) : query;
+  }
+}
+
+interface Search {
+  email?: string;
+  words: string[];
+}
+
+/** The search box: a whole address is looked up by the journal's e-mail column (indexed), not word by word. */
+function searchOf(text = ''): Search {
+  const search = text.trim();
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(search)
+    ? { email: normalizeEmail(search), words: [] }
+    : { words: searchWords(search) };
+}
+
+function inboxEntryOf(row: Selectable<LeadsTable>): InboxEntry {
+  return {
+    ...entryOf(row),
+    work: {
+      status: row.work_status as WorkStatus,
+      assignee: row.assignee,
+      readAt: row.read_at === null ? null : new Date(row.read_at),
+      readBy: row.read_by,
+      startedAt: row.started_at === null ? null : new Date(row.started_at),
+    },
+  };
+}
+
+let sequence = 0;
+
+function activityRow(
+  leadId: string,
+  kind: ActivityKind,
+  value: string | null,
+  previous: string | null,
+  by: StaffRef,
+  at: Date,
+) {
+  sequence = (sequence + 1) % 1_000_000;
+  return {
+    // Sorts by time, then by order of writing on this node (two changes in one millisecond).
+    id: `${at.toISOString()}.${String(sequence).padStart(6, '0')}.${randomUUID().slice(0, 8)}`,
+    lead_id: leadId,
+    at: at.toISOString(),
+    staff_id: by.id,
+    staff_name: by.name,
+    kind,
+    value,
+    previous,
+  };
+}
+
+/** The inbox's order, newest or oldest first, from just beyond the cursor of the previous page. */
+function inPageOrder(
+  query: LeadsQuery,
+  direction: 'asc' | 'desc',
+  cursor: [string, string] | undefined,
+): LeadsQuery {
+  let ordered = query;
+  if (cursor) {
+    const [at, id] = cursor;
+    const beyond = direction === 'desc' ? '<' : '>';
+    ordered = ordered.where((eb) =>
+      eb.or([
+        eb('received_at', beyond, at),
+        eb.and([eb('received_at', '=', at), eb('id', beyond, id)]),
+      ]),
+    );
+  }
+  return ordered.orderBy('received_at', direction).orderBy('id', direction);
+}
+
+function writeCursor(receivedAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([receivedAt, id])).toString('base64url');
+}
+
+/** A cursor from a URL: anything malformed starts from the first page rather than failing. */
+function readCursor(text: string): [string, string] | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string')) {
+      return value as [string, string];
+    }
+  } catch {
+    // falls through
+  }
+  return undefined;
+}

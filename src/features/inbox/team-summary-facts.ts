@@ -1,0 +1,56 @@
+import { ANSWERED_KINDS, answerDueAt, PROMISED_HOURS } from './answer-promise.ts';
+import { businessMsBetween, overdueCutoff, type BusinessHours } from './business-hours.ts';
+import type { Store } from '../../kernel/journal/store.ts';
+import type { TeamSummaryFacts, WaitingLead } from './team-summary-email.ts';
+import { kindLabel, personName, topicOf } from './lead-views.ts';
+
+/** The summary lists this many leads at most; the rest are counted, with a link to the inbox. */
+const LISTED = 50;
+
+/**
+ * What the team's daily summary says (docs/workspace.md, « Le point du matin »), read through the
+ * store's port: the leads still « nouveau » whose sender was promised an answer, the one due first
+ * on top (arrival order is due order), how many are overdue, and what waits in « À vérifier ».
+ */
+export async function teamSummaryFacts(
+  store: Store,
+  now: Date,
+  hours: BusinessHours,
+  minutesAfterMidnight: number,
+): Promise<TeamSummaryFacts> {
+  const [page, waitingTotal, overdue, caught] = await Promise.all([
+    store.work.page({
+      workStatuses: ['nouveau'],
+      kinds: ANSWERED_KINDS,
+      order: 'due',
+      limit: LISTED,
+    }),
+    store.work.countWaiting(ANSWERED_KINDS, now),
+    store.work.countWaiting(ANSWERED_KINDS, overdueCutoff(now, PROMISED_HOURS, hours)),
+    store.work.caughtByReason(new Date(0), now),
+  ]);
+  const waiting = page.entries.flatMap((entry): WaitingLead[] => {
+    const dueAt = answerDueAt(entry, hours);
+    if (!dueAt) return [];
+    return [
+      {
+        id: entry.lead.id,
+        name: personName(entry),
+        kind: kindLabel(entry.lead.kind),
+        topic: topicOf(entry),
+        receivedAt: entry.lead.receivedAt,
+        dueAt,
+        leftMs: dueAt <= now ? 0 : businessMsBetween(now, dueAt, hours),
+      },
+    ];
+  });
+  return {
+    at: now,
+    waiting,
+    waitingTotal,
+    overdue,
+    held: caught.reduce((total, count) => total + count.held, 0),
+    heldTooFast: caught.find((count) => count.reason === 'too_fast')?.held ?? 0,
+    minutesAfterMidnight,
+  };
+}

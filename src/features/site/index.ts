@@ -1,0 +1,2 @@
+/** What the other features use of site (docs/architecture.md). */
+export { AGENCY } from './agency.ts';

@@ -1,0 +1,6 @@
+/** What the other features use of staff (docs/architecture.md). */
+export { field, formAddress, formAlert, formDay, formList, formText } from './form-controls.ts';
+export { html } from './html.ts';
+export type { HtmlValue, SafeHtml } from './html.ts';
+export type { WorkspaceContext } from './workspace-context.ts';
+export { csrfField, parisTime, scrollingTable, sendWorkspacePage } from './workspace-page.ts';

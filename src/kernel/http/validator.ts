@@ -1,0 +1,5 @@
+import type { FastifySchemaCompiler } from 'fastify';
+import { compileSchemaOnFirstUse } from '../schemas/compile-schema.ts';
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema }) =>
+  compileSchemaOnFirstUse(schema as object);

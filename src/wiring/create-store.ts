@@ -1,0 +1,190 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import {
+  migrateToLatest,
+  migrationStates,
+  type DialectSchema,
+} from '../kernel/journal/migrations.ts';
+import type { JournalWrites } from '../kernel/journal/journal-writes.ts';
+import {
+  assertReachable,
+  postgresDatabase,
+  type PostgresSettings,
+} from '../kernel/journal/postgres/postgres-database.ts';
+import { PostgresJournalWrites } from '../kernel/journal/postgres/postgres-journal-writes.ts';
+import { backupSqlite, preMigrationBackupFile } from '../kernel/journal/sqlite/sqlite-backup.ts';
+import { GroupCommitSqliteDialect, WalSync } from '../kernel/journal/sqlite/sqlite-group-commit.ts';
+import { SqliteJournalWrites } from '../kernel/journal/sqlite/sqlite-journal-writes.ts';
+import { withStatementCache } from '../kernel/journal/sqlite/sqlite-statement-cache.ts';
+import { storeConsentWordings } from '../kernel/journal/sql-consent.ts';
+import { SqlStore } from './sql-store.ts';
+import {
+  postgresLeadSearch,
+  postgresSchema,
+} from '../kernel/journal/postgres/postgres-lead-search.ts';
+import { sqliteLeadSearch, sqliteSchema } from '../kernel/journal/sqlite/sqlite-lead-search.ts';
+import type { LeadSearchDialect } from '../kernel/journal/lead-search.ts';
+import type { Store } from '../kernel/journal/store.ts';
+import type { Database } from '../kernel/journal/tables.ts';
+
+export interface StoreSettings {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  database: PostgresSettings;
+  /** Masked literally in every provider text the journal stores (Config.secrets). */
+  secrets?: readonly string[];
+}
+
+export function sqliteFile(dataDir: string): string {
+  return join(dataDir, 'leadgate.sqlite');
+}
+
+/** No journal where DATA_DIR points: a read must say so, not create an empty one. */
+export class MissingJournalError extends Error {}
+
+export interface ReadOnlyDatabase {
+  db: Kysely<Database>;
+  /** The SQLite connection (for its online backup), undefined on PostgreSQL. */
+  sqlite: SQLite.Database | undefined;
+  /** This database's share of the schema, for reading which migrations are applied. */
+  schema: DialectSchema;
+  close(): Promise<void>;
+}
+
+/** Which database holds the journal, as an operator's message names it. */
+export function journalName(settings: Pick<StoreSettings, 'databaseUrl'>): 'SQLite' | 'PostgreSQL' {
+  return settings.databaseUrl ? 'PostgreSQL' : 'SQLite';
+}
+
+/** For commands that only read: a mistyped DATA_DIR must not create an empty journal. */
+export function assertJournalExists(
+  settings: Pick<StoreSettings, 'dataDir' | 'databaseUrl'>,
+): void {
+  if (settings.databaseUrl) return;
+  const file = sqliteFile(settings.dataDir);
+  if (!existsSync(file)) throw new MissingJournalError(`${file} does not exist`);
+}
+
+/** Opens the journal without migrating or creating it, for commands that only look (db status, backup). */
+export async function openForReading(settings: StoreSettings): Promise<ReadOnlyDatabase> {
+  if (settings.databaseUrl) {
+    const db = postgresDatabase(settings.databaseUrl, settings.database);
+    await assertReachable(db, settings.databaseUrl);
+    return { db, sqlite: undefined, schema: postgresSchema, close: () => db.destroy() };
+  }
+  assertJournalExists(settings);
+  const database = new SQLite(sqliteFile(settings.dataDir), {
+    readonly: true,
+    fileMustExist: true,
+  });
+  database.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { db, sqlite: database, schema: sqliteSchema, close: () => db.destroy() };
+}
+
+/** The one place that picks the database: PostgreSQL when DATABASE_URL is set, else a SQLite file. */
+export async function createStore(settings: StoreSettings): Promise<Store> {
+  const { db, migrate, writes, search } = settings.databaseUrl
+    ? postgres(settings.databaseUrl, settings.database)
+    : sqlite(settings.dataDir);
+  try {
+    await migrate();
+    await storeConsentWordings(db, new Date());
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return new SqlStore(db, writes(settings.secrets ?? []), search, settings.secrets ?? []);
+}
+
+interface Opened {
+  db: Kysely<Database>;
+  /** Brings the schema up to date, safely when other processes start on the same database at once. */
+  migrate(): Promise<void>;
+  /**
+   * The database's adapter for the journal's writes (journal-writes.ts), made once the schema is up
+   * to date (SQLite prepares its statements then). `secrets`: what a provider's error may quote.
+   */
+  writes: (secrets: readonly string[]) => JournalWrites;
+  /** The inbox's full-text match and payload fields, as this database's schema holds them. */
+  search: LeadSearchDialect;
+}
+
+function postgres(connectionString: string, settings: PostgresSettings): Opened {
+  const db = postgresDatabase(connectionString, settings);
+  return {
+    db,
+    writes: (secrets) => new PostgresJournalWrites(db, secrets),
+    search: postgresLeadSearch,
+    async migrate() {
+      await assertReachable(db, connectionString);
+      // Kysely's Migrator holds a PostgreSQL advisory lock: nodes starting together migrate once. The
+      // others wait for it, and a migration may outlast a request, so this one connection has no
+      // statement timeout.
+      const migrator = postgresDatabase(connectionString, {
+        ...settings,
+        poolSize: 1,
+        statementTimeoutMs: 0,
+      });
+      try {
+        await migrateToLatest(migrator as Kysely<unknown>, postgresSchema);
+      } finally {
+        await migrator.destroy();
+      }
+    },
+  };
+}
+
+function sqlite(dataDir: string): Opened {
+  const file = sqliteFile(dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const database = new SQLite(file);
+  // WAL lets readers (CLI, readiness) run beside the writer. Each write resolves only after an
+  // fdatasync of the WAL that followed its commit (group commit, sqlite-group-commit.ts), so an
+  // acknowledged lead survives a crash or a power cut, as with FULL, without an fsync per commit.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('busy_timeout = 5000');
+  // docs/consent.md, "Erasure": a deleted row's bytes are overwritten with zeros, in its page and in
+  // freed pages, instead of lingering until the page is reused (docs/performance.md: the cost).
+  database.pragma('secure_delete = ON');
+  const wal = new WalSync(`${file}-wal`);
+  const dialect = new GroupCommitSqliteDialect({ database: withStatementCache(database) }, wal);
+  const db = new Kysely<Database>({ dialect });
+  return {
+    db,
+    writes: (secrets) => new SqliteJournalWrites(db, database, wal, secrets),
+    search: sqliteLeadSearch,
+    // Kysely takes no lock on SQLite: the write lock of BEGIN IMMEDIATE makes a second process (the
+    // server and `leads replay` started together) wait, then find the migrations already applied.
+    async migrate() {
+      await backupBeforeSchemaChange(database, db, dataDir);
+      database.exec('BEGIN IMMEDIATE');
+      try {
+        await migrateToLatest(db as Kysely<unknown>, sqliteSchema);
+        database.exec('COMMIT');
+      } catch (error) {
+        if (database.inTransaction) database.exec('ROLLBACK');
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * docs/operations.md: a journal that already holds data is copied before a migration changes its
+ * schema, so a failed upgrade can be rolled back to the file the previous version used. A new
+ * journal has nothing to lose. Two processes starting together may both copy: harmless.
+ */
+async function backupBeforeSchemaChange(
+  database: SQLite.Database,
+  db: Kysely<Database>,
+  dataDir: string,
+): Promise<void> {
+  const states = await migrationStates(db as Kysely<unknown>, sqliteSchema);
+  const pending = states.find((state) => state.appliedAt === undefined);
+  if (!pending || !states.some((state) => state.appliedAt !== undefined)) return;
+  await backupSqlite(database, preMigrationBackupFile(dataDir, pending.name, new Date()));
+}

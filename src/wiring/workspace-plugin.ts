@@ -1,0 +1,161 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../kernel/config.ts';
+import type { Dispatcher } from '../features/delivery/dispatcher.ts';
+import type { Provider } from '../features/delivery/provider.ts';
+import type { Store } from '../kernel/journal/store.ts';
+import { FORM_MEDIA_TYPE } from '../kernel/http/body-parsers.ts';
+import { hashOf, readManifest } from '../kernel/http/site/site-files.ts';
+import { WORKSPACE_PATH } from '../kernel/schemas/workspace-paths.ts';
+import { registerAccountRoutes } from '../features/staff/account-routes.ts';
+import { registerDashboardRoutes } from '../features/inbox/dashboard-routes.ts';
+import { registerInboxRoutes } from '../features/inbox/inbox-routes.ts';
+import { registerLeadPageRoutes } from '../features/inbox/lead-page-routes.ts';
+import { registerInvitationRoutes } from '../features/staff/invitation-routes.ts';
+import { registerJournalRoutes } from '../features/staff/journal-routes.ts';
+import { registerOptOutRoutes } from '../features/newsletter/opt-out-routes.ts';
+import { registerPeopleRoutes } from '../features/privacy/people-routes.ts';
+import { registerRegisterRoutes } from '../features/privacy/register-routes.ts';
+import { scryptPasswords, type ScryptCost } from '../features/staff/secrets.ts';
+import { cookiePolicy } from '../features/staff/session-cookie.ts';
+import { registerSignInRoutes } from '../features/staff/sign-in-routes.ts';
+import { auditEntry } from '../features/staff/staff-actions.ts';
+import { registerTeamRoutes } from '../features/staff/team-routes.ts';
+import type { WorkspaceContext, WorkspacePages } from '../features/staff/workspace-context.ts';
+import { refusalPage, registerGuard, SIGN_IN_PATH } from '../features/staff/workspace-guard.ts';
+import { WORKSPACE_STYLESHEET } from '../features/staff/workspace-page.ts';
+import { WORKSPACE_CSS } from '../features/staff/workspace-styles.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route of the workspace scope (method, URL pattern): what the guard must cover. */
+    workspaceRoutes: readonly { method: string; url: string }[];
+  }
+}
+
+export interface WorkspaceDependencies {
+  config: Config;
+  store: Store;
+  dispatcher: Dispatcher;
+  provider: Provider;
+  /** docs/site.md: the built site, whose stylesheet the workspace shares. */
+  siteDir?: string;
+  now?: () => Date;
+  /** docs/workspace.md, "Passwords": OWASP's scrypt cost unless a test passes a cheaper one. */
+  passwordCost?: ScryptCost;
+}
+
+/** docs/workspace.md, "Adding a page": every set of pages of the workspace, in navigation order. */
+const PAGES: readonly WorkspacePages[] = [
+  registerInboxRoutes,
+  registerLeadPageRoutes,
+  registerPeopleRoutes,
+  registerRegisterRoutes,
+  registerOptOutRoutes,
+  registerDashboardRoutes,
+  registerTeamRoutes,
+  registerJournalRoutes,
+  registerAccountRoutes,
+];
+
+/** A form post is a few fields: 64 KB is ample, and refuses a flood before it is read. */
+const FORM_BODY_LIMIT = 64 * 1024;
+
+/** The site's built stylesheet (dist/assets/site.*.css), or its source without a built site. */
+function siteStylesheet(siteDir: string | undefined): string {
+  if (siteDir) {
+    const entry = readManifest(siteDir).files.find((file) =>
+      /^\/assets\/site\.[^/]*\.css$/.test(file.path),
+    );
+    if (entry) return readFileSync(join(siteDir, entry.file), 'utf8');
+  }
+  return '';
+}
+
+/**
+ * The agency's workspace under /equipe (docs/workspace.md): its own scope, with a urlencoded body
+ * parser, the session guard on every route, and the pages of PAGES.
+ */
+export async function registerWorkspace(
+  app: FastifyInstance,
+  deps: WorkspaceDependencies,
+): Promise<void> {
+  const now = deps.now ?? (() => new Date());
+  const context: WorkspaceContext = {
+    config: deps.config,
+    store: deps.store,
+    dispatcher: deps.dispatcher,
+    provider: deps.provider,
+    passwords: scryptPasswords(deps.passwordCost),
+    now,
+    async recordStaffAction(staff, action, target = null, detail = null) {
+      await deps.store.staff.record(auditEntry(staff, action, now(), target, detail));
+    },
+  };
+  const policy = cookiePolicy(deps.config.siteUrl);
+  const settings = {
+    idleMs: deps.config.workspace.sessionIdleMs,
+    maxMs: deps.config.workspace.sessionMaxMs,
+  };
+  const css = `${siteStylesheet(deps.siteDir)}\n${WORKSPACE_CSS}`;
+  const cssEtag = `"${hashOf(css)}"`;
+
+  const routes: { method: string; url: string }[] = [];
+  app.decorate('workspaceRoutes', routes);
+  await app.register(
+    async (scope) => {
+      // The security tests walk every route of the scope, pages added later included.
+      scope.addHook('onRoute', (route) => {
+        for (const method of [route.method].flat()) {
+          if (method !== 'HEAD') routes.push({ method, url: route.url });
+        }
+      });
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser(
+        FORM_MEDIA_TYPE,
+        { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+        (_request, body, done) => {
+          const fields: Record<string, string | string[]> = Object.create(null);
+          for (const [name, value] of new URLSearchParams(body as string)) {
+            const seen = fields[name];
+            fields[name] =
+              seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+          }
+          done(null, fields);
+        },
+      );
+      scope.addContentTypeParser(
+        '*',
+        { parseAs: 'buffer', bodyLimit: FORM_BODY_LIMIT },
+        (_request, _body, done) => done(null, undefined),
+      );
+      registerGuard(scope, context, policy, settings);
+
+      scope.get(
+        WORKSPACE_STYLESHEET.slice(WORKSPACE_PATH.length),
+        { config: { workspace: { public: true } } },
+        async (request, reply) => {
+          reply.header('cache-control', 'no-cache').header('etag', cssEtag);
+          if (request.headers['if-none-match'] === cssEtag) return reply.code(304).send();
+          return reply.type('text/css; charset=utf-8').send(css);
+        },
+      );
+      registerSignInRoutes(scope, context, policy, settings);
+      registerInvitationRoutes(scope, context);
+      for (const pages of PAGES) await pages(scope, context);
+
+      // An unknown workspace address: the sign-in page without a session, a 404 page with one.
+      scope.setNotFoundHandler(async (request, reply) => {
+        if (!request.staff) return reply.redirect(SIGN_IN_PATH, 303);
+        return refusalPage(
+          reply,
+          404,
+          'Page introuvable',
+          'Cette page n’existe pas dans l’espace équipe.',
+        );
+      });
+    },
+    { prefix: WORKSPACE_PATH },
+  );
+}

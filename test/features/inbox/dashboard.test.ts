@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import type { ConsentChannel } from '../../../src/kernel/schemas/consent.ts';
+import type { Lead } from '../../../src/kernel/lead/lead.ts';
+import type { SpamReason } from '../../../src/kernel/lead/spam-reason.ts';
+import type { Store } from '../../../src/kernel/journal/store.ts';
+import { useTestApp, validAudit, validContact, validSubscribe } from '../../helpers/app.ts';
+import { holdAsSpam, acceptLead, NOTIFICATION_STEP } from '../../helpers/test-stores.ts';
+import { activeMember, FAST_SCRYPT, signIn } from '../staff/staff-session.ts';
+
+/*
+ * docs/workspace.md, « Le tableau de bord »: the week's leads by kind and channel against last
+ * week, the median business time to « en cours », the leads waiting and overdue, the delivery
+ * backlog and the spam caught, read through the store's port (this file runs on both journals).
+ */
+
+/** Thursday 26 November 2026, 15:00 in Paris: this week began Monday 23 at midnight. */
+const NOW = new Date('2026-11-26T14:00:00Z');
+/** A Paris wall time of November 2026 (UTC+1) as an instant. */
+const paris = (day: number, hour: number) => new Date(Date.UTC(2026, 10, day, hour - 1, 0, 0));
+
+let sequence = 0;
+function lead(kind: Lead['kind'], receivedAt: Date, channel?: ConsentChannel): Lead {
+  sequence += 1;
+  const data = kind === 'contact' ? validContact : kind === 'audit' ? validAudit : validSubscribe;
+  return {
+    kind,
+    id: `dash-${String(sequence).padStart(3, '0')}`,
+    receivedAt,
+    data: { ...data },
+    ...(channel && {
+      consent: {
+        wordingHash: 'a'.repeat(64),
+        version: 'v1',
+        givenAt: receivedAt,
+        channel,
+        page: null,
+        network: null,
+      },
+    }),
+  } as Lead;
+}
+
+async function held(store: Store, receivedAt: Date, reason: SpamReason) {
+  const spam = lead('subscribe', receivedAt, 'form');
+  await holdAsSpam(store, spam, reason);
+}
+
+const by = { id: 'staff-x', name: 'Anne' };
+
+describe('the dashboard (docs/workspace.md, « Le tableau de bord »)', () => {
+  const t = useTestApp({ now: () => NOW, passwordCost: FAST_SCRYPT });
+
+  it('shows this week against last by kind and channel, the promise, delivery and spam', async () => {
+    const store = t.store;
+    // This week: a contact from the form started 2 business hours after it came, an audit by the
+    // API still « nouveau » (due Thursday 16:00: not late yet), a sign-up by an assistant.
+    const startedSoon = lead('contact', paris(23, 10), 'form');
+    const waiting = lead('audit', paris(24, 10));
+    await acceptLead(store, startedSoon);
+    await acceptLead(store, waiting);
+    await acceptLead(store, lead('subscribe', paris(25, 11), 'mcp'));
+    await store.work.setStatus(startedSoon.id, 'en-cours', by, paris(23, 12));
+    // Last week: a contact still « nouveau » (late since Tuesday 16:00), one started after 18
+    // business hours.
+    await acceptLead(store, lead('contact', paris(20, 10)));
+    const startedLate = lead('contact', paris(17, 10));
+    await acceptLead(store, startedLate);
+    await store.work.setStatus(startedLate.id, 'en-cours', by, paris(19, 10));
+    // Spam caught this week, and one step given up.
+    await held(store, paris(24, 9), 'too_fast');
+    await held(store, paris(25, 9), 'honeypot');
+    const [step] = await store.deliveries.claim({
+      targets: [NOTIFICATION_STEP],
+      now: NOW,
+      leaseUntil: new Date(NOW.getTime() + 60_000),
+      limit: 1,
+      leadId: startedSoon.id,
+    });
+    await store.deliveries.settle(step!, { status: 'dead', error: 'Boîte pleine' }, NOW);
+
+    await activeMember(t.app, store, 'anne@agence.fr', 'member', NOW);
+    const { cookie } = await signIn(t.app, 'anne@agence.fr');
+    const inbox = await t.app.inject({ url: '/equipe', headers: { cookie } });
+    expect(inbox.body).toContain('<a href="/equipe/tableau-de-bord">Tableau de bord</a>');
+    const page = await t.app.inject({ url: '/equipe/tableau-de-bord', headers: { cookie } });
+    expect(page.statusCode).toBe(200);
+    const body = page.body;
+    expect(body).toContain('aria-current="page">Tableau de bord</a>');
+    expect(body).toContain('depuis le lundi 23 novembre');
+
+    // Leads received, held ones apart: by kind, then by channel (this week, last week).
+    const row = (label: string, ...values: number[]) =>
+      `<tr><th scope="row">${label}</th>${values.map((v) => `<td>${v}</td>`).join('')}</tr>`;
+    expect(body).toContain(row('Contact', 1, 2));
+    expect(body).toContain(row('Audit', 1, 0));
+    expect(body).toContain(row('Lettre', 1, 0));
+    expect(body).toContain(row('Formulaire du site', 1, 0));
+    expect(body).toContain(row('API', 1, 2));
+    expect(body).toContain(row('Assistant IA (MCP/WebMCP)', 1, 0));
+    // Each chart is an image named by its title and described by its figures.
+    expect(body).toMatch(
+      /<svg role="img" aria-labelledby="recus-type-title recus-type-desc"[^>]*><title id="recus-type-title">Prospects reçus par type<\/title><desc id="recus-type-desc">Contact : 1 \(Semaine en cours\), 2 \(Semaine dernière\)/,
+    );
+
+    // The promise: two waiting, one overdue; medians in business time.
+    expect(body).toMatch(/<strong>2<\/strong> demandes attendent une réponse/);
+    expect(body).toContain('<strong class="overdue">1 en retard</strong>');
+    expect(body).toContain(
+      '<th scope="row">Semaine en cours</th><td>2\u00a0h\u00a000</td><td>1</td><td>1</td>',
+    );
+    expect(body).toContain(
+      '<th scope="row">Semaine dernière</th><td>18\u00a0h\u00a000</td><td>1</td><td>1</td>',
+    );
+
+    // Delivery: four notifications waiting, one given up, and its lead listed with its page.
+    expect(body).toMatch(
+      /Étapes de livraison : <strong>4<\/strong> en attente, <strong>0<\/strong> en échec[^,]*, <strong>1<\/strong> abandonnée,/,
+    );
+    expect(body).toContain(
+      '<th scope="row">agency-notification (outbox)</th><td>4</td><td>0</td><td>1</td><td>0</td>',
+    );
+    expect(body).toContain(`<a href="/equipe/prospects/${startedSoon.id}">Marie Dupont</a>`);
+
+    // Spam caught this week, by reason in French, both still waiting in « À vérifier ».
+    expect(body).toMatch(
+      /<strong>2<\/strong> retenues par le piège à robots cette semaine, dont 2 encore/,
+    );
+    expect(body).toContain(row('Champ caché rempli (robot probable)', 1, 0));
+    expect(body).toContain(
+      row('Envoyée trop vite après l’ouverture de la page (peut-être une vraie personne)', 1, 0),
+    );
+  });
+});

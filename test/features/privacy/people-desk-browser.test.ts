@@ -1,0 +1,113 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { inviteStaff } from '../../../src/features/staff/invitations.ts';
+import { postJson } from '../../helpers/api-assertions.ts';
+import { validContact } from '../../helpers/app.ts';
+import { axeViolations, withAxe } from '../../helpers/browser-axe.ts';
+import { useSiteInChromium } from '../../helpers/browser-site.ts';
+import { watchProblems } from '../../helpers/browser.ts';
+
+const PASSWORD = 'le café du matin est prêt';
+
+/**
+ * docs/workspace.md, « Personnes et RGPD »: find a person, download them, erase them (gone from the
+ * journal and the outbox), then the register and the opt-out list, in Debian's Chromium at 390 and
+ * 1,366 px, JavaScript on and off; axe on every page where scripts run.
+ */
+describe('the people desk in Chromium (docs/workspace.md)', () => {
+  const chromium = useSiteInChromium();
+
+  async function check(page: Page, width: number, javaScript: boolean) {
+    if (javaScript) expect(await axeViolations(page), page.url()).toEqual([]);
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(scrollWidth, `${page.url()} is wider than the screen`).toBeLessThanOrEqual(width);
+  }
+
+  for (const width of [390, 1366]) {
+    for (const javaScript of [true, false]) {
+      it(`finds, downloads and erases a person at ${width} px, JavaScript ${javaScript ? 'on' : 'off'}`, async () => {
+        const { origin, test } = chromium.served;
+        const run = `${width}-${javaScript ? 'js' : 'nojs'}`;
+        const person = `marie-${run}@example.fr`;
+        await postJson(test.app, '/api/contact', { ...validContact, EMAIL: person });
+        const outbox = () =>
+          readdirSync(join(test.dataDir, 'outbox')).map((name) =>
+            readFileSync(join(test.dataDir, 'outbox', name), 'utf8'),
+          );
+        expect(outbox().some((mail) => mail.includes(person))).toBe(true);
+
+        const email = `rgpd-${run}@agence.fr`;
+        const { link } = await inviteStaff(test.store, {
+          email,
+          role: 'member',
+          siteUrl: origin,
+          now: new Date(),
+          invitedBy: null,
+        });
+        const context = await chromium.newContext({
+          viewport: { width, height: 800 },
+          javaScriptEnabled: javaScript,
+          acceptDownloads: true,
+        });
+        if (javaScript) await withAxe(context);
+        const page = await context.newPage();
+        const problems = watchProblems(page);
+        await page.goto(link);
+        await page.getByLabel('Votre nom').fill('Camille Martin');
+        await page.getByLabel(/^Mot de passe/).fill(PASSWORD);
+        await page.getByLabel(/^Le même mot de passe/).fill(PASSWORD);
+        await page.getByRole('button', { name: 'Enregistrer mon mot de passe' }).click();
+        await page.waitForURL(`${origin}/equipe/connexion?bienvenue`);
+        await page.getByLabel(/^Adresse e-mail/).fill(email);
+        await page.getByLabel(/^Mot de passe/).fill(PASSWORD);
+        await page.getByRole('button', { name: 'Se connecter' }).click();
+        await page.waitForURL(`${origin}/equipe`);
+
+        await page.getByRole('link', { name: 'Personnes' }).click();
+        await page.waitForURL(`${origin}/equipe/personnes`);
+        await check(page, width, javaScript);
+        await page.getByLabel(/^Adresse e-mail de la personne/).fill(person);
+        await page.getByRole('button', { name: 'Voir ce qui est gardé' }).click();
+        await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(person);
+        // The address travels in form bodies only, never in an address bar or a log line.
+        expect(page.url()).toBe(`${origin}/equipe/personnes`);
+        await check(page, width, javaScript);
+
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByRole('button', { name: 'Télécharger (JSON)' }).click(),
+        ]);
+        const saved = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+        expect(saved.address).toBe(person);
+        expect(saved.leads).toHaveLength(1);
+
+        await page.getByRole('button', { name: 'Effacer…' }).click();
+        await expect
+          .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+          .toContain('Effacer');
+        await check(page, width, javaScript);
+        await page.getByLabel(/Ajouter aussi l’adresse à la liste d’opposition/).check();
+        await page.getByRole('button', { name: 'Effacer définitivement' }).click();
+        await expect
+          .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+          .toBe('Personne effacée');
+        await check(page, width, javaScript);
+        expect((await test.store.people.show(person)).leads).toHaveLength(0);
+        expect(outbox().some((mail) => mail.includes(person))).toBe(false);
+        expect(await test.store.optOut.find(person)).toBeDefined();
+
+        for (const [path, title] of [
+          ['/equipe/personnes/registre', 'Registre des demandes RGPD'],
+          ['/equipe/personnes/opposition', 'Liste d’opposition'],
+        ]) {
+          await page.goto(`${origin}${path}`);
+          expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(title);
+          await check(page, width, javaScript);
+        }
+        expect(problems).toEqual([]);
+      }, 240_000);
+    }
+  }
+});

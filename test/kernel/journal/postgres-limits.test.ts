@@ -1,0 +1,70 @@
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../helpers/app.ts';
+import { hasPostgres } from '../../helpers/postgres-databases.ts';
+
+/** docs/deployment.md: DATABASE_POOL_SIZE and DATABASE_STATEMENT_TIMEOUT_MS bound what one node asks of PostgreSQL. */
+describe.skipIf(!hasPostgres())(
+  'PostgreSQL pool and statement timeout (docs/deployment.md)',
+  () => {
+    let testApp: TestApp;
+    let admin: pg.Client | undefined;
+    afterEach(async () => {
+      await admin?.end();
+      admin = undefined;
+      await testApp?.close();
+    });
+
+    const subscribe = (i: number) =>
+      testApp.app.inject({
+        method: 'POST',
+        url: '/api/subscribe',
+        payload: { email: `pool-${i}@example.fr`, firstName: 'Léa' },
+      });
+
+    async function connectAdmin() {
+      admin = new pg.Client({ connectionString: testApp.config.databaseUrl });
+      await admin.connect();
+      return admin;
+    }
+
+    it('a statement stuck behind a lock ends at DATABASE_STATEMENT_TIMEOUT_MS: 500, then 200 once free', async () => {
+      testApp = await buildTestApp({
+        dialect: 'postgres',
+        env: { DATABASE_STATEMENT_TIMEOUT_MS: '300' },
+      });
+      const locker = await connectAdmin();
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE leads IN ACCESS EXCLUSIVE MODE');
+      const started = Date.now();
+      const stuck = await subscribe(1);
+      expect(stuck.statusCode).toBe(500);
+      expect(stuck.json()).toMatchObject({ error: { code: 'server_error' } });
+      expect(Date.now() - started).toBeLessThan(3000);
+      await locker.query('ROLLBACK');
+      expect((await subscribe(2)).statusCode).toBe(200);
+    });
+
+    it('never opens more than DATABASE_POOL_SIZE connections, however many requests arrive', async () => {
+      testApp = await buildTestApp({ dialect: 'postgres', env: { DATABASE_POOL_SIZE: '2' } });
+      const watcher = await connectAdmin();
+      let peak = 0;
+      let watching = true;
+      const watch = (async () => {
+        while (watching) {
+          const { rows } = await watcher.query<{ count: string }>(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'leadgate' AND datname = current_database()",
+          );
+          peak = Math.max(peak, Number(rows[0]!.count));
+          await new Promise((done) => setTimeout(done, 5));
+        }
+      })();
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => subscribe(i)));
+      watching = false;
+      await watch;
+      expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
+      expect(peak).toBeGreaterThan(0);
+      expect(peak).toBeLessThanOrEqual(2);
+    });
+  },
+);
