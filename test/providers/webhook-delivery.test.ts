@@ -183,7 +183,10 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
     t = await buildTestApp({
       env: webhookEnv({ DELIVERY_MAX_ATTEMPTS: '5' }),
       dispatch: true,
-      dispatcherTimings: TIMINGS,
+      // The loop's own pace (a look every second): polled every 20 ms, the dead step's alert
+      // check can run before the « destination gone » alert is recorded, and a second alert goes
+      // out (docs/quality.md, « Proving an absence »).
+      dispatcherTimings: { alertCheckMs: 50 },
       now: () => new Date(Date.now() + ahead),
     });
     const app = t;
@@ -196,7 +199,7 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
     // Ten times the longest retry delay (DELIVERY_RETRY_MAX_MS) later, and rounds after that: a
     // dead step is never claimed again.
     ahead += 10 * 400;
-    await afterRounds(app);
+    await afterRounds(app, 3);
 
     const webhookSteps = (await stepsOf(app)).filter(isWebhook);
     expect(webhookSteps.map((s) => [s.status, s.attempts])).toEqual([['dead', 1]]);
