@@ -18,6 +18,8 @@ const POSTGRES_SUITES = [
   'test/features/staff/audit-retention.test.ts',
   'test/features/privacy/people-desk.test.ts',
   'test/features/staff/two-nodes.test.ts',
+  // docs/workspace.md, "Throttling": parallel sign-in bursts and TOTP codes on two nodes.
+  'test/features/staff/sign-in-bursts.test.ts',
   // The team's whole day in Chromium: search, statuses, « Relancer », release and export.
   'test/features/inbox/workspace-browser.test.ts',
   // docs/workspace.md: the dashboard's figures and the team's daily summary on both journals.

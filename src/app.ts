@@ -42,6 +42,7 @@ import { createRefusedClients } from './kernel/http/limits/refusal-fast-path.ts'
 import { registerSite } from './features/site/site-routes.ts';
 import { watchSite } from './kernel/http/site/site-watch.ts';
 import { rateLimitCounters } from './wiring/rate-limit-counters.ts';
+import { sharedLimit } from './kernel/http/limits/rate-limit.ts';
 import {
   DEFAULT_SERVER_TIMEOUTS,
   serverTimeoutOptions,
@@ -215,7 +216,11 @@ export async function buildApp({
     forget: (address) =>
       forgetPerson({ store, provider, address, timeoutMs: config.mail.timeoutMs }),
     unsubscribe: (lead) => newsletter.withdraw(lead),
-    cap: { sends: store.confirmations, intervalMs: config.limits.confirmationIntervalMs },
+    cap: {
+      sends: store.confirmations,
+      intervalMs: config.limits.confirmationIntervalMs,
+      domainPerHour: config.limits.confirmationDomainPerHour,
+    },
     mail: {
       from: config.mail.from,
       agencyEmail: config.mail.agencyEmail,
@@ -224,17 +229,19 @@ export async function buildApp({
     },
     timeoutMs: config.mail.timeoutMs,
   });
+  const privacyLimit = sharedLimit(rateLimit, 'privacy');
   await registerApi(app, {
     intake,
     bodyLimit,
     rateLimit,
     botTrap,
     ...(formPages && { formPages }),
-    routes: [privacyApiRoutes(privacy)],
+    routes: [privacyApiRoutes(privacy, privacyLimit)],
   });
   const mcpSite = await registerMcp(app, {
     intake,
     privacy,
+    privacyLimit,
     siteUrl: config.siteUrl,
     siteDir,
     rateLimit,
@@ -248,6 +255,8 @@ export async function buildApp({
   app.addHook('onClose', async () => sweep.stop());
   registerOpenApiRoute(app, config.siteUrl);
   await registerWorkspace(app, {
+    // The API's per-client limit (its counters, not its refusal fast path, which answers JSON).
+    rateLimit: { ...rateLimit, refusals: undefined },
     config,
     store,
     dispatcher,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Intake } from '../features/intake/intake.ts';
 import type { Privacy } from '../features/privacy/privacy-service.ts';
+import type { SharedLimit } from '../kernel/http/limits/rate-limit.ts';
 import { registerBodyParsers } from '../kernel/http/body-parsers.ts';
 import { registerRateLimit, type RateLimitSettings } from '../kernel/http/limits/rate-limit.ts';
 import { bindLeadId } from '../kernel/observability/logging.ts';
@@ -18,6 +19,8 @@ export interface McpSettings {
   intake: Intake;
   /** docs/consent.md: the tool request_privacy_action, when the app wires the privacy room. */
   privacy?: Privacy;
+  /** The privacy request's per-client counter, shared with POST /api/privacy (rate-limit.ts). */
+  privacyLimit?: SharedLimit;
   siteUrl: string;
   /** The built site, whose service pages become resources; without it only the questionnaires are. */
   siteDir?: string;
@@ -103,6 +106,7 @@ function mcpRoutes(
   const deps = (request: FastifyRequest, reply: FastifyReply): McpDependencies => ({
     intake: settings.intake,
     ...(settings.privacy && { privacy: settings.privacy }),
+    ...(settings.privacyLimit && { privacyLimit: settings.privacyLimit }),
     resources: published.resources,
     logError: (error) => request.log.error({ err: error }, 'MCP tool call failed'),
     identified: (leadId) => bindLeadId(request, reply, leadId),

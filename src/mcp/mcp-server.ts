@@ -12,6 +12,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { callLeadTool, LEAD_TOOLS, type LeadToolDependencies } from './lead-tools.ts';
 import { callPrivacyTool, PRIVACY_TOOL } from './privacy-tool.ts';
 import type { Privacy } from '../features/privacy/privacy-service.ts';
+import type { SharedLimit } from '../kernel/http/limits/rate-limit.ts';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ReadableResource } from './resources.ts';
 import { mcpInstructions, MCP_SERVER_INFO } from './server-info.ts';
@@ -29,6 +30,8 @@ export interface McpDependencies extends LeadToolDependencies {
   resources: readonly ReadableResource[];
   /** docs/consent.md, "Requests about one's data": the tool request_privacy_action. */
   privacy?: Privacy;
+  /** Its per-client counter, shared with POST /api/privacy (src/http/limits/rate-limit.ts). */
+  privacyLimit?: SharedLimit;
 }
 
 /** Every tool the server offers: one per lead kind, and the privacy request when wired. */
@@ -50,7 +53,9 @@ export function createMcpServer(deps: McpDependencies, clientAddress: string): S
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolsOf(deps.privacy) }));
   server.setRequestHandler(CallToolRequestSchema, (request) =>
     deps.privacy && request.params.name === PRIVACY_TOOL.name
-      ? callPrivacyTool(deps.privacy, request.params.arguments, deps.logError)
+      ? callPrivacyTool(deps.privacy, request.params.arguments, deps.logError, async () =>
+          deps.privacyLimit ? deps.privacyLimit(clientAddress) : 0,
+        )
       : callLeadTool(deps, {
           name: request.params.name,
           arguments: request.params.arguments,

@@ -36,6 +36,8 @@ export async function callPrivacyTool(
   privacy: Privacy,
   args: Record<string, unknown> | undefined,
   logError: (error: unknown) => void,
+  /** Seconds to wait before this client's next privacy request, by any way in (0: now). */
+  wait: () => Promise<number> = async () => 0,
 ): Promise<CallToolResult> {
   const body = args ?? {};
   if (!validate(body)) {
@@ -50,6 +52,8 @@ export async function callPrivacyTool(
     );
   }
   try {
+    const seconds = await wait();
+    if (seconds > 0) return toolError(apiErrors.rateLimited(seconds));
     const answer = await privacy.request(body, 'mcp');
     return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer };
   } catch (error) {

@@ -6,6 +6,8 @@ import type { Dispatcher } from '../features/delivery/dispatcher.ts';
 import type { Provider } from '../features/delivery/provider.ts';
 import type { Store } from '../kernel/journal/store.ts';
 import { FORM_MEDIA_TYPE } from '../kernel/http/body-parsers.ts';
+import { registerRateLimit, type RateLimitSettings } from '../kernel/http/limits/rate-limit.ts';
+import { ApiError } from '../kernel/schemas/error-catalog.ts';
 import { hashOf, readManifest } from '../kernel/http/site/site-files.ts';
 import { WORKSPACE_PATH } from '../kernel/schemas/workspace-paths.ts';
 import { registerAccountRoutes } from '../features/staff/account-routes.ts';
@@ -20,6 +22,7 @@ import { registerRegisterRoutes } from '../features/privacy/register-routes.ts';
 import { scryptPasswords, type ScryptCost } from '../features/staff/secrets.ts';
 import { cookiePolicy } from '../features/staff/session-cookie.ts';
 import { registerSignInRoutes } from '../features/staff/sign-in-routes.ts';
+import { createSignInThrottle } from '../features/staff/sign-in-throttle.ts';
 import { auditEntry } from '../features/staff/staff-actions.ts';
 import { registerTeamRoutes } from '../features/staff/team-routes.ts';
 import type { WorkspaceContext, WorkspacePages } from '../features/staff/workspace-context.ts';
@@ -44,7 +47,18 @@ export interface WorkspaceDependencies {
   now?: () => Date;
   /** docs/workspace.md, "Passwords": OWASP's scrypt cost unless a test passes a cheaper one. */
   passwordCost?: ScryptCost;
+  /** docs/workspace.md, "Throttling": the API's per-client limit, on the public POST routes. */
+  rateLimit?: RateLimitSettings;
 }
+
+/** The headers @fastify/cors gives the API: a workspace answer is for this site only. */
+const CORS_HEADERS = [
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-max-age',
+];
 
 /** docs/workspace.md, "Adding a page": every set of pages of the workspace, in navigation order. */
 const PAGES: readonly WorkspacePages[] = [
@@ -88,6 +102,7 @@ export async function registerWorkspace(
     dispatcher: deps.dispatcher,
     provider: deps.provider,
     passwords: scryptPasswords(deps.passwordCost),
+    signInThrottle: createSignInThrottle(deps.store),
     now,
     async recordStaffAction(staff, action, target = null, detail = null) {
       await deps.store.staff.record(auditEntry(staff, action, now(), target, detail));
@@ -130,6 +145,27 @@ export async function registerWorkspace(
         { parseAs: 'buffer', bodyLimit: FORM_BODY_LIMIT },
         (_request, _body, done) => done(null, undefined),
       );
+      // docs/workspace.md, "Every page": no CORS header (the API's `*` is for the API).
+      scope.addHook('onRoute', (route) => {
+        // @fastify/cors reads `cors: false` in a route's config (its types do not declare it).
+        route.config = { ...route.config, cors: false } as typeof route.config;
+      });
+      scope.addHook('onSend', async (_request, reply) => {
+        for (const header of CORS_HEADERS) reply.removeHeader(header);
+      });
+      if (deps.rateLimit) {
+        await registerRateLimit(scope, {
+          ...deps.rateLimit,
+          only: (route) => route.config?.workspace?.public === true,
+        });
+      }
+      scope.setErrorHandler((error, request, reply) => {
+        // The limiter's refusal, as a page: the other errors go to the app's handler.
+        if (!(error instanceof ApiError) || error.code !== 'rate_limited') throw error;
+        request.log.warn('workspace: rate limited');
+        reply.headers(error.headers);
+        return refusalPage(reply, 429, 'Trop de demandes', `${error.message} ${error.hint}`);
+      });
       registerGuard(scope, context, policy, settings);
 
       scope.get(
@@ -141,6 +177,8 @@ export async function registerWorkspace(
           return reply.type('text/css; charset=utf-8').send(css);
         },
       );
+      // A preflight to the workspace is not answered by @fastify/cors (its route has `cors: false`).
+      scope.options('/*', async (_request, reply) => reply.code(404).send());
       registerSignInRoutes(scope, context, policy, settings);
       registerInvitationRoutes(scope, context);
       for (const pages of PAGES) await pages(scope, context);

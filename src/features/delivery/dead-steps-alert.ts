@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AgencyAlert } from './alerts.ts';
 import type { ClaimedStep } from '../../kernel/lead/deliveries.ts';
 import { emailOf } from '../../kernel/lead/lead.ts';
+import { oneLine } from '../../kernel/schemas/one-line.ts';
 
 /**
  * One alert for every batch of steps given up (docs/delivery.md, « Dead »): which lead, which
@@ -14,7 +15,7 @@ export function deadStepsAlert(
   const names = dead.map((step) => `${step.leadId}/${step.destination}`).sort();
   const lines = dead.map(
     (step) =>
-      `${step.lead.receivedAt.toISOString()}  ${step.lead.kind}  ${emailOf(step.lead)}  réf. ${step.leadId}  ${step.destination} (${step.provider}), ${step.attempts} essai(s) : ${step.lastError ?? 'erreur inconnue'}`,
+      `${step.lead.receivedAt.toISOString()}  ${step.lead.kind}  ${oneLine(emailOf(step.lead))}  réf. ${step.leadId}  ${step.destination} (${step.provider}), ${step.attempts} essai(s) : ${oneLine(step.lastError ?? 'erreur inconnue')}`,
   );
   const intro = `${dead.length} envoi(s) abandonné(s) après de nombreux essais. Les demandes restent dans le journal ; « leadgate leads replay » les transmet à nouveau une fois la cause réparée.`;
   return {

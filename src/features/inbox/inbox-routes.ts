@@ -26,6 +26,7 @@ import {
 } from './lead-views.ts';
 import { formList, formText } from '../staff/index.ts';
 import type { WorkspaceContext } from '../staff/index.ts';
+import { refusalPage, sameOriginPath } from '../staff/index.ts';
 import { csrfField, parisTime, scrollingTable, sendWorkspacePage } from '../staff/index.ts';
 
 type Query = Record<string, string | undefined>;
@@ -170,6 +171,19 @@ ${page.next ? html`<p><a href="/equipe${queryString(kept, { apres: page.next })}
     const ids = formList(request.body, 'ids').slice(0, 500);
     const [verb, value = ''] = formText(request.body, 'action').split(':');
     const by = { id: staff.id, name: staff.name || staff.email };
+    // Only what the page offered: a status of the list, an account, or « Retirer l’attribution ».
+    const offered =
+      verb === 'statut'
+        ? WORK_STATUSES.includes(value as WorkStatus)
+        : verb === 'attribuer' && (value === '' || (await staffNames(context)).has(value));
+    if (!offered) {
+      return refusalPage(
+        reply,
+        400,
+        'Formulaire refusé',
+        'Ce choix ne fait pas partie de la liste.',
+      );
+    }
     for (const id of ids) {
       if (verb === 'statut' && WORK_STATUSES.includes(value as WorkStatus)) {
         if (await context.store.work.setStatus(id, value as WorkStatus, by, context.now())) {
@@ -181,8 +195,7 @@ ${page.next ? html`<p><a href="/equipe${queryString(kept, { apres: page.next })}
         }
       }
     }
-    const next = formText(request.body, 'suite');
-    return reply.redirect(next.startsWith('/equipe') ? next : '/equipe', 303);
+    return reply.redirect(sameOriginPath(formText(request.body, 'suite')) ?? '/equipe', 303);
   });
 
   scope.get('/export.csv', async (request: FastifyRequest, reply) => {

@@ -1,10 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { answerDueAt } from './answer-promise.ts';
 import { parseBusinessHours } from './business-hours.ts';
 import { emailOf } from '../../kernel/lead/lead.ts';
 import { WORK_STATUSES, WORK_STATUS_LABELS, type WorkStatus } from './lead-work.ts';
 import { spamReasonLabel } from '../../kernel/lead/spam-reason.ts';
 import { releaseSpamLead } from './spam-release.ts';
+import { leadKindOf } from '../../kernel/schemas/lead-kinds.ts';
+import { isOneLineField, mailtoHref, oneLine } from '../../kernel/schemas/one-line.ts';
 import { findQuestion } from '../../kernel/schemas/questionnaires.ts';
 import type { Sector } from '../../kernel/schemas/sectors.ts';
 import { html } from '../staff/index.ts';
@@ -12,6 +14,7 @@ import { staffNames } from './inbox-routes.ts';
 import { channelLabel, DELIVERY_LABELS, fieldLabel, kindLabel, personName } from './lead-views.ts';
 import { formText } from '../staff/index.ts';
 import type { WorkspaceContext } from '../staff/index.ts';
+import { refusalPage } from '../staff/index.ts';
 import { csrfField, parisTime, scrollingTable, sendWorkspacePage } from '../staff/index.ts';
 
 const STEP_LABELS: Record<string, string> = {
@@ -24,17 +27,17 @@ const STEP_LABELS: Record<string, string> = {
 
 /** `/equipe/prospects/<id>`: one lead, its history, its delivery (docs/workspace.md, "La fiche"). */
 export function registerLeadPageRoutes(scope: FastifyInstance, context: WorkspaceContext): void {
+  const notFound = (request: FastifyRequest, reply: FastifyReply) =>
+    sendWorkspacePage(request, reply, {
+      title: 'Prospect introuvable',
+      status: 404,
+      body: html`<p>Aucun prospect ne porte ce numéro : il a peut-être été effacé.</p>`,
+    });
+
   scope.get('/prospects/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
     const entry = await context.store.work.find(id);
-    if (!entry) {
-      const body = html`<p>Aucun prospect ne porte ce numéro : il a peut-être été effacé.</p>`;
-      return sendWorkspacePage(request, reply, {
-        title: 'Prospect introuvable',
-        status: 404,
-        body,
-      });
-    }
+    if (!entry) return notFound(request, reply);
     const staff = request.staff!;
     await context.store.work.markRead(
       id,
@@ -53,6 +56,11 @@ export function registerLeadPageRoutes(scope: FastifyInstance, context: Workspac
     const fields = Object.entries(data).filter(
       ([name]) => name !== 'formData' && name !== 'consent',
     );
+    const properties = leadKindOf(entry.lead.kind).schema.properties as Record<
+      string,
+      { maxLength?: number }
+    >;
+    const schemaOf = (name: string) => properties[name];
     const answers = (data.formData ?? {}) as Record<string, string>;
     const sector = data.sector as Sector | undefined;
     const due = answerDueAt(entry, parseBusinessHours(context.config.workspace.businessHours));
@@ -62,9 +70,9 @@ export function registerLeadPageRoutes(scope: FastifyInstance, context: Workspac
     const email = emailOf(entry.lead);
     const body = html`<p>${kindLabel(entry.lead.kind)} reçue le ${parisTime(entry.lead.receivedAt)} · ${channelLabel(entry)} · livraison : ${DELIVERY_LABELS[entry.status]}${due ? html` · réponse due avant ${parisTime(due)}${due <= context.now() ? html` <strong class="overdue">(en retard)</strong>` : ''}` : ''}</p>
 ${optedOut ? html`<p class="notice">Adresse dans la liste d’opposition depuis le ${parisTime(optedOut.addedAt)} : ses demandes sont gardées ici mais transmises à personne.</p>` : ''}
-<p><a class="button" href="mailto:${email}">Répondre</a> <a href="/equipe/prospects/${id}/personne">Tout ce qui est gardé de cette personne</a></p>
+<p>${mailtoHref(email) ? html`<a class="button" href="${mailtoHref(email)}">Répondre</a>` : ''} <a href="/equipe/prospects/${id}/personne">Tout ce qui est gardé de cette personne</a></p>
 <h2>Ce que la personne a envoyé</h2>
-<dl>${fields.map(([name, value]) => html`<dt>${fieldLabel(entry.lead.kind, name)}</dt><dd>${String(value)}</dd>`)}</dl>
+<dl>${fields.map(([name, value]) => html`<dt>${fieldLabel(entry.lead.kind, name)}</dt><dd>${isOneLineField(schemaOf(name)) ? oneLine(String(value)) : String(value)}</dd>`)}</dl>
 ${Object.keys(answers).length ? html`<h2>Réponses au questionnaire</h2><dl>${Object.entries(answers).map(([question, answer]) => html`<dt>${question}${findQuestion(sector, question) ? '' : html` <em>(question inconnue du questionnaire)</em>`}</dt><dd>${answer}</dd>`)}</dl>` : ''}
 <h2>Consentement</h2>
 ${entry.lead.consent ? html`<p>Version ${entry.lead.consent.version}, donné le ${parisTime(entry.lead.consent.givenAt)} (canal ${entry.lead.consent.channel}${entry.lead.consent.page ? html`, page ${entry.lead.consent.page}` : ''}${entry.lead.consent.network ? html`, réseau ${entry.lead.consent.network}` : ''}).</p>` : html`<p>Reçue avant l’enregistrement des consentements.</p>`}
@@ -95,12 +103,25 @@ ${others.entries.filter((other) => other.lead.id !== id).length ? html`<ul>${oth
     const by = { id: staff.id, name: staff.name || staff.email };
     const status = formText(request.body, 'statut') as WorkStatus;
     const before = await context.store.work.find(id);
-    if (before && WORK_STATUSES.includes(status) && status !== before.work.status) {
+    if (!before) return notFound(request, reply);
+    const assignee = formText(request.body, 'attribue') || null;
+    // Only what the page offered: a status of the list, an account or « Personne ».
+    if (
+      !WORK_STATUSES.includes(status) ||
+      (assignee !== null && !(await staffNames(context)).has(assignee))
+    ) {
+      return refusalPage(
+        reply,
+        400,
+        'Formulaire refusé',
+        'Ce choix ne fait pas partie de la liste.',
+      );
+    }
+    if (status !== before.work.status) {
       await context.store.work.setStatus(id, status, by, context.now());
       await context.recordStaffAction(staff, 'status-change', `lead:${id}`, status);
     }
-    const assignee = formText(request.body, 'attribue') || null;
-    if (before && assignee !== before.work.assignee) {
+    if (assignee !== before.work.assignee) {
       await context.store.work.assign(id, assignee, by, context.now());
       await context.recordStaffAction(staff, 'assign', `lead:${id}`, assignee);
     }
@@ -111,6 +132,7 @@ ${others.entries.filter((other) => other.lead.id !== id).length ? html`<ul>${oth
     const { id } = request.params as { id: string };
     const staff = request.staff!;
     const text = formText(request.body, 'note').trim().slice(0, 5000);
+    if (!(await context.store.work.find(id))) return notFound(request, reply);
     if (
       text &&
       (await context.store.work.addNote(
@@ -129,6 +151,11 @@ ${others.entries.filter((other) => other.lead.id !== id).length ? html`<ul>${oth
   scope.post('/prospects/:id/relancer', async (request, reply) => {
     const { id } = request.params as { id: string };
     const destination = formText(request.body, 'destination');
+    // A step the page offered to replay, of a lead that exists: nothing typed reaches the trail.
+    const steps = (await context.store.work.find(id))
+      ? await context.store.deliveries.steps(id)
+      : [];
+    if (!steps.some((step) => step.destination === destination)) return notFound(request, reply);
     await context.recordStaffAction(request.staff!, 'replay', `lead:${id}`, destination);
     await context.dispatcher.deliverLead(id, {
       only: (candidate) => candidate.name === destination,
@@ -139,6 +166,7 @@ ${others.entries.filter((other) => other.lead.id !== id).length ? html`<ul>${oth
   // « Ce n'est pas du spam »: the same domain code as `leads release` (docs/operations.md).
   scope.post('/a-verifier/:id/liberer', async (request, reply) => {
     const { id } = request.params as { id: string };
+    if (!(await context.store.work.find(id))) return notFound(request, reply);
     const release = await releaseSpamLead(id, {
       store: context.store,
       destinations: context.dispatcher.destinations,

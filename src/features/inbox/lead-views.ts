@@ -2,6 +2,7 @@ import { emailOf } from '../../kernel/lead/lead.ts';
 import { channelOf, LEAD_CHANNEL_LABELS, type InboxEntry } from './lead-work.ts';
 import type { LeadStatus } from '../../kernel/lead/lead-status.ts';
 import { leadKindOf, textField, type LeadKind } from '../../kernel/schemas/lead-kinds.ts';
+import { oneLine } from '../../kernel/schemas/one-line.ts';
 import { SECTOR_LABELS } from '../../kernel/schemas/questionnaires.ts';
 import type { Sector } from '../../kernel/schemas/sectors.ts';
 
@@ -32,15 +33,15 @@ export function personName(entry: InboxEntry): string {
     .map((field) => textField(data, field))
     .filter(Boolean)
     .join(' ');
-  return name || emailOf(entry.lead);
+  return oneLine(name || emailOf(entry.lead));
 }
 
 /** An audit's sector by its French name, or a contact's service. */
 export function topicOf(entry: InboxEntry): string {
   const data = entry.lead.data as Record<string, unknown>;
   const sector = textField(data, 'sector');
-  if (sector) return SECTOR_LABELS[sector as Sector] ?? sector;
-  return textField(data, 'SERVICE') ?? '';
+  if (sector) return SECTOR_LABELS[sector as Sector] ?? oneLine(sector);
+  return oneLine(textField(data, 'SERVICE') ?? '');
 }
 
 export function channelLabel(entry: InboxEntry): string {

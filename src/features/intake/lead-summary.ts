@@ -2,6 +2,7 @@ import { questionnaireSector } from './audit-answers.ts';
 import type { Lead } from '../../kernel/lead/lead.ts';
 import { fieldLabel, sectorLabel } from '../../kernel/schemas/field-labels.ts';
 import { answersField, type LeadKindDescriptor } from '../../kernel/schemas/lead-kinds.ts';
+import { isOneLineField, mailtoHref, oneLine, telHref } from '../../kernel/schemas/one-line.ts';
 import { findQuestion } from '../../kernel/schemas/questionnaires.ts';
 import type { FieldRow } from '../../kernel/mail/mail-blocks.ts';
 
@@ -51,14 +52,18 @@ export function agencyRows(lead: Lead, kind: LeadKindDescriptor): FieldRow[] {
   return textFields(lead, kind).flatMap(([name, value]): FieldRow[] => {
     const label = fieldLabel(kind, name);
     if (name === kind.fields.phoneCountryCode) return [];
-    if (name === kind.fields.email) return [{ label, value, href: `mailto:${value}` }];
+    if (name === kind.fields.email) {
+      const href = mailtoHref(value);
+      return [{ label, value: oneLine(value), ...(href && { href }) }];
+    }
     if (name === kind.fields.phone) {
-      const phone = phoneNumber(lead, kind, value);
-      const dial = phone.replace(/[^\d+]/g, '');
-      return [{ label, value: phone, ...(dial && { href: `tel:${dial}` }) }];
+      const phone = oneLine(phoneNumber(lead, kind, value));
+      const href = telHref(phone);
+      return [{ label, value: phone, ...(href && { href }) }];
     }
     if (name === kind.questionnaire?.sector) return [{ label, value: sectorLabel(value) }];
-    return [{ label, value }];
+    const schema = (kind.schema.properties as Record<string, { maxLength?: number }>)[name];
+    return [{ label, value: isOneLineField(schema) ? oneLine(value) : value }];
   });
 }
 

@@ -29,7 +29,7 @@ export function registerOptOutRoutes(scope: FastifyInstance, context: WorkspaceC
     const csrf = csrfField(request.csrfToken);
     const rows = entries.map(
       (entry) =>
-        html`<tr><td>${parisTime(entry.addedAt)}</td><td>${entry.addedBy}</td><td>${OPT_OUT_REASONS[entry.reason ?? ''] ?? entry.reason ?? '—'}</td><th scope="row" class="secret">${entry.reference.slice(0, 16)}</th><td><form method="post" action="/equipe/personnes/opposition/retirer">${csrf}<input type="hidden" name="reference" value="${entry.reference}"><button type="submit">Retirer</button></form></td></tr>`,
+        html`<tr><td>${parisTime(entry.addedAt)}</td><td>${entry.addedBy}</td><td>${OPT_OUT_REASONS[entry.reason ?? ''] ?? entry.reason ?? '—'}</td><th scope="row" class="secret">${entry.reference.slice(0, 16)}</th><td>${request.staff?.role === 'admin' ? html`<form method="post" action="/equipe/personnes/opposition/retirer">${csrf}<input type="hidden" name="reference" value="${entry.reference}"><button type="submit">Retirer</button></form>` : 'Administrateurs'}</td></tr>`,
     );
     const body = html`<p>Une adresse de cette liste ne reçoit plus rien de l’agence : ses nouvelles demandes sont gardées et signalées dans les prospects, mais aucune n’est transmise (ni notification, ni CRM, ni e-mail à la personne, ni webhook). La liste ne garde que l’empreinte de l’adresse (HMAC-SHA256), jamais l’adresse.</p>
 ${said.notice ? html`<p class="notice" role="status">${said.notice}</p>` : ''}${formAlert(said.error)}
@@ -66,8 +66,11 @@ ${scrollingTable(
     if (found)
       return listPage(request, reply, { notice: 'Cette adresse était déjà dans la liste.' });
     const staff = request.staff!;
-    const motif = formText(request.body, 'motif');
-    const reason = motif in OPT_OUT_REASONS ? motif : 'autre';
+    const reason = formText(request.body, 'motif') || 'autre';
+    // Only a reason the page offers: an own key (`toString` is on every object, not in the list).
+    if (!Object.hasOwn(OPT_OUT_REASONS, reason)) {
+      return listPage(request, reply, { error: 'Choisissez un motif de la liste.' });
+    }
     const reference = await optOut.add(address, {
       addedAt: context.now(),
       addedBy: staff.name || staff.email,
@@ -79,7 +82,10 @@ ${scrollingTable(
     });
   });
 
-  scope.post('/personnes/opposition/retirer', async (request, reply) => {
+  // docs/workspace.md, « Liste d’opposition »: lifting an opt-out is an admin's decision, checked
+  // on the POST itself (a member's session cannot lift one, whatever page it comes from).
+  const adminOnly = { config: { workspace: { adminOnly: true } } };
+  scope.post('/personnes/opposition/retirer', adminOnly, async (request, reply) => {
     const reference = formText(request.body, 'reference');
     if (await optOut.remove(reference)) {
       await context.recordStaffAction(request.staff!, 'opt-out-remove', `person:${reference}`);

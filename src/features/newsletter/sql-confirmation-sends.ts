@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import { canonicalMailbox } from '../../kernel/lead/canonical-mailbox.ts';
 import type { ConfirmationClaim, ConfirmationSends } from '../../kernel/lead/confirmation-cap.ts';
-import type { Lead } from '../../kernel/lead/lead.ts';
 import { normalizeEmail } from '../../kernel/lead/lead.ts';
 import type { JournalWrites } from '../../kernel/journal/journal-writes.ts';
 import type { Database } from '../../kernel/journal/tables.ts';
@@ -17,7 +16,7 @@ export class SqlConfirmationSends implements ConfirmationSends {
     return this.writes.claimConfirmation({ ...claim, mailbox: normalizeEmail(claim.mailbox) });
   }
 
-  async lastClaim(kind: Lead['kind'], email: string) {
+  async lastClaim(kind: string, email: string) {
     const row = await this.db
       .selectFrom('confirmation_sends')
       .select(['lead_id', 'sent_at'])

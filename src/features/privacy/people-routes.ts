@@ -6,6 +6,7 @@ import { field, formAddress, formAlert, formText } from '../staff/index.ts';
 import { html, type HtmlValue } from '../staff/index.ts';
 import { kindLabel } from '../inbox/index.ts';
 import { countsOf, personFileView, rowCounts } from './person-views.ts';
+import { checkProof, proofField, proofProblem } from '../staff/index.ts';
 import type { WorkspaceContext } from '../staff/index.ts';
 import { csrfField, parisTime, sendWorkspacePage } from '../staff/index.ts';
 
@@ -49,7 +50,7 @@ ${personFileView(file, optOut)}
 <h2>Actions</h2>
 <div class="actions">
 ${personForm('/equipe/personnes/telecharger', csrf, address, html`<button type="submit">Télécharger (JSON)</button>`)}
-${personForm('/equipe/personnes/effacement', csrf, address, html`<button type="submit">Effacer…</button>`)}
+${request.staff!.role === 'admin' ? personForm('/equipe/personnes/effacement', csrf, address, html`<button type="submit">Effacer…</button>`) : ''}
 ${optOut ? '' : personForm('/equipe/personnes/opposition', csrf, address, html`<input type="hidden" name="motif" value="opposition"><button type="submit">Ajouter à la liste d’opposition</button>`)}
 </div>`;
     return sendWorkspacePage(request, reply, { title: address, current: 'personnes', body });
@@ -95,9 +96,12 @@ ${optOut ? '' : personForm('/equipe/personnes/opposition', csrf, address, html`<
   });
 
   // The confirmation step: says what the erasure deletes, changes nothing.
-  scope.post('/personnes/effacement', async (request, reply) => {
-    const address = formAddress(request.body);
-    if (!address) return searchPage(request, reply, 'Saisissez une adresse e-mail complète.');
+  async function confirmationPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    address: string,
+    proofError?: string,
+  ) {
     const [file, optOut] = await Promise.all([
       store.people.show(address),
       store.optOut.find(address),
@@ -112,18 +116,31 @@ ${personForm(
   csrfField(request.csrfToken),
   address,
   html`${optOut ? '' : html`<p><input type="checkbox" id="opposition" name="opposition" value="1"> <label for="opposition">Ajouter aussi l’adresse à la liste d’opposition : ses prochaines demandes seront gardées, signalées, et transmises à personne</label></p>`}
+${proofField(proofError)}
 <p><button type="submit">Effacer définitivement</button> <a href="/equipe/personnes">Annuler</a></p>`,
 )}`;
     return sendWorkspacePage(request, reply, {
       title: `Effacer ${address}\u202f?`,
       current: 'personnes',
       body,
+      status: proofError ? 403 : 200,
     });
-  });
+  }
 
-  scope.post('/personnes/effacement/confirmer', async (request, reply) => {
+  // docs/workspace.md, « Personnes et RGPD »: erasing is for admins, who confirm it with their
+  // password or a current code in the POST that erases (a stolen session alone erases nobody).
+  const adminOnly = { config: { workspace: { adminOnly: true } } };
+  scope.post('/personnes/effacement', adminOnly, async (request, reply) => {
     const address = formAddress(request.body);
     if (!address) return searchPage(request, reply, 'Saisissez une adresse e-mail complète.');
+    return confirmationPage(request, reply, address);
+  });
+
+  scope.post('/personnes/effacement/confirmer', adminOnly, async (request, reply) => {
+    const address = formAddress(request.body);
+    if (!address) return searchPage(request, reply, 'Saisissez une adresse e-mail complète.');
+    const proof = await checkProof(context, request);
+    if (proof !== 'ok') return confirmationPage(request, reply, address, proofProblem(proof));
     const staff = request.staff!;
     if (formText(request.body, 'opposition') === '1') {
       const reference = await store.optOut.add(address, {
@@ -152,7 +169,7 @@ ${
   outcome.provider
     ? html`<p>${outcome.provider}</p>`
     : html`<div class="page-alert" role="alert"><p>${context.provider.name} n’a pas pu effacer ce qu’il garde (${outcome.providerError?.message ?? ''}).</p></div>
-${personForm('/equipe/personnes/effacement/confirmer', csrfField(request.csrfToken), address, html`<p><button type="submit">Relancer l’effacement</button></p>`)}`
+${personForm('/equipe/personnes/effacement/confirmer', csrfField(request.csrfToken), address, html`${proofField()}<p><button type="submit">Relancer l’effacement</button></p>`)}`
 }
 <p><a href="/equipe/personnes">Chercher une autre personne</a></p>`;
     return sendWorkspacePage(request, reply, {

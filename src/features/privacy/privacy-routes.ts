@@ -21,6 +21,7 @@ import {
   PrivacyResponseSchema,
   type PrivacyRequestBody,
 } from '../../kernel/schemas/privacy-request.ts';
+import type { SharedLimit } from '../../kernel/http/limits/rate-limit.ts';
 import type { Privacy } from './privacy-service.ts';
 
 /**
@@ -28,7 +29,7 @@ import type { Privacy } from './privacy-service.ts';
  * browser's form post gets the 303 of spec 4 rule 4 to /vos-donnees/merci, anything else the JSON
  * answer.
  */
-export function privacyApiRoutes(privacy: Privacy) {
+export function privacyApiRoutes(privacy: Privacy, limit: SharedLimit = async () => 0) {
   return (api: FastifyInstance): void => {
     const url = PRIVACY_API_PATH.slice(API_PREFIX.length);
     api.route<{ Body: PrivacyRequestBody }>({
@@ -40,6 +41,9 @@ export function privacyApiRoutes(privacy: Privacy) {
         // A form post is the site's form, whether the browser sends it or forms.js does (asking
         // for JSON), as for a lead's consent channel (src/features/intake/lead-routes.ts).
         const channel = isFormRequest(request) ? 'form' : 'api';
+        // One per-client counter for the API, the form and the MCP tool (rate-limit.ts).
+        const wait = await limit(request.ip);
+        if (wait > 0) throw apiErrors.rateLimited(wait);
         const answer = await privacy.request(request.body, channel);
         return isBrowserFormPost(request) ? reply.redirect(PRIVACY_THANK_YOU_PATH, 303) : answer;
       },

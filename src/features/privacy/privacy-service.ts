@@ -32,8 +32,11 @@ export interface PrivacyDependencies {
   forget: (address: string) => Promise<unknown>;
   /** Takes an address off the newsletter list, as its unsubscribe link would. */
   unsubscribe: (lead: Lead) => Promise<void>;
-  /** The per-mailbox cap (docs/reliability.md): one link per address and interval. */
-  cap: { sends: ConfirmationSends; intervalMs: number };
+  /**
+   * The lead endpoints' caps (docs/reliability.md): one link per address and interval, and
+   * CONFIRMATION_DOMAIN_PER_HOUR e-mails per recipient domain, counted with the leads' own.
+   */
+  cap: { sends: ConfirmationSends; intervalMs: number; domainPerHour: number };
   mail: MailSettings;
   timeoutMs: number;
   now?: () => Date;
@@ -45,6 +48,7 @@ const isPrivacyKind = (kind: string): kind is PrivacyKind =>
 
 /** The cap's bucket for these links, beside the lead kinds' own. */
 const CAP_KIND = 'privacy';
+const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * docs/consent.md, "Requests about one's data": a request is journaled in the register and a signed
@@ -101,19 +105,21 @@ export function createPrivacy(deps: PrivacyDependencies) {
       });
       const since = new Date(at.getTime() - deps.cap.intervalMs);
       const allowed =
-        deps.cap.intervalMs === 0 ||
+        (deps.cap.intervalMs === 0 && deps.cap.domainPerHour === 0) ||
         (await deps.cap.sends.claim({
           kind: CAP_KIND,
           ...canonicalMailbox(address),
           leadId: id,
           at,
           since,
-          // The per-domain hourly cap counts leads' confirmations; a privacy link is not held by it.
-          domainMax: 0,
-          domainSince: at,
+          domainMax: deps.cap.domainPerHour,
+          domainSince: new Date(at.getTime() - HOUR_MS),
         }));
       if (!allowed) {
-        return { success: true, confirmation: 'already_sent' };
+        // Which cap held it, said honestly: a link to this address lately, or none now to its domain.
+        const last = await deps.cap.sends.lastClaim(CAP_KIND, address);
+        const recent = last !== undefined && last.at > since;
+        return { success: true, confirmation: recent ? 'already_sent' : 'not_sent' };
       }
       const message = privacyLinkEmail(address, body.kind, await deps.links.url(id), deps.mail);
       try {

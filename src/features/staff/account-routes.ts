@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AGENCY } from '../site/index.ts';
 import { field, formAlert, formText } from './form-controls.ts';
 import { html } from './html.ts';
+import { checkProof, proofField, proofProblem } from './reauthentication.ts';
 import { tokenHash } from './secrets.ts';
 import { newTotpSecret, totpUri, verifyTotp } from './totp.ts';
 import type { WorkspaceContext } from './workspace-context.ts';
@@ -32,7 +33,13 @@ export function registerAccountRoutes(scope: FastifyInstance, context: Workspace
   const page = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    extra: { secret?: string; error?: string; codes?: string[]; status?: number } = {},
+    extra: {
+      secret?: string;
+      error?: string;
+      proofError?: string;
+      codes?: string[];
+      status?: number;
+    } = {},
   ) => {
     const account = (await context.store.staff.accountById(request.staff!.id))!;
     const csrf = csrfField(request.csrfToken);
@@ -61,8 +68,9 @@ export function registerAccountRoutes(scope: FastifyInstance, context: Workspace
     const enrolled = html`<p>
         La double authentification est activée. Codes de secours inutilisés : ${codesLeft}.
       </p>
-      <form method="post" action="/equipe/compte/codes-de-secours" class="inline-form">
-        ${csrf}<button type="submit">Renouveler mes codes de secours</button>
+      <form method="post" action="/equipe/compte/codes-de-secours" class="lead-form narrow">
+        ${csrf}${proofField(extra.proofError)}
+        <button type="submit">Renouveler mes codes de secours</button>
       </form>`;
     const codes = extra.codes
       ? html`<div class="notice" role="status">
@@ -116,6 +124,13 @@ export function registerAccountRoutes(scope: FastifyInstance, context: Workspace
       });
     }
     const staffId = request.staff!.id;
+    // Replacing a second factor already set up needs the current password or code (reauthentication.ts).
+    if ((await context.store.staff.accountById(staffId))?.totpSecret) {
+      const proof = await checkProof(context, request);
+      if (proof !== 'ok') {
+        return page(request, reply, { proofError: proofProblem(proof), status: 403 });
+      }
+    }
     await context.store.staff.updateAccount(
       staffId,
       { totpSecret: secret, totpLastStep: step },
@@ -128,6 +143,10 @@ export function registerAccountRoutes(scope: FastifyInstance, context: Workspace
   });
 
   scope.post('/compte/codes-de-secours', ownPage, async (request, reply) => {
+    const proof = await checkProof(context, request);
+    if (proof !== 'ok') {
+      return page(request, reply, { proofError: proofProblem(proof), status: 403 });
+    }
     const codes = recoveryCodes();
     await context.store.staff.replaceRecoveryCodes(request.staff!.id, codes.map(tokenHash));
     await context.recordStaffAction(request.staff!, 'recovery-codes', `staff:${request.staff!.id}`);

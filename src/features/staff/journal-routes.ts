@@ -14,7 +14,9 @@ export function registerJournalRoutes(scope: FastifyInstance, context: Workspace
   scope.get('/journal', { config: { workspace: { adminOnly: true } } }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const action =
-      typeof query.action === 'string' && query.action in STAFF_ACTIONS ? query.action : undefined;
+      typeof query.action === 'string' && Object.hasOwn(STAFF_ACTIONS, query.action)
+        ? query.action
+        : undefined;
     const before =
       typeof query.avant === 'string' && !Number.isNaN(Date.parse(query.avant))
         ? new Date(query.avant)
@@ -27,7 +29,9 @@ export function registerJournalRoutes(scope: FastifyInstance, context: Workspace
           <td>${entry.actor}</td>
           <th scope="row">${staffActionLabel(entry.action)}</th>
           <td>${entry.target ?? '—'}</td>
-          <td>${entry.detail ?? ''}</td>
+          <td>
+            ${entry.detail ?? ''}${(entry.repeats ?? 1) > 1 ? ` (${entry.repeats} fois)` : ''}
+          </td>
         </tr>`,
     );
     const options = Object.entries(STAFF_ACTIONS).map(

@@ -4,9 +4,10 @@ import type { StaffAccount } from './staff.ts';
 import { field, formAlert, formText } from './form-controls.ts';
 import { html } from './html.ts';
 import { tokenHash } from './secrets.ts';
+import { auditEntry } from './staff-actions.ts';
 import { openSession, staffOf, type SessionSettings } from './sessions.ts';
 import { clearedCookie, readCookie, sessionCookie, type CookiePolicy } from './session-cookie.ts';
-import { throttledFor, throttleKeys } from './sign-in-throttle.ts';
+import { throttleKeys, type ThrottleDecision } from './sign-in-throttle.ts';
 import { verifyTotp } from './totp.ts';
 import type { WorkspaceContext } from './workspace-context.ts';
 import { returnPath, SIGN_IN_PATH } from './workspace-guard.ts';
@@ -56,9 +57,9 @@ async function secondFactor(
   if (!account.totpSecret) return 'totp';
   const now = context.now();
   const step = verifyTotp(account.totpSecret, code, now, account.totpLastStep);
+  // RFC 6238 §5.2: the step is claimed in one statement, so parallel sign-ins with one code get one session.
   if (step !== undefined) {
-    await context.store.staff.updateAccount(account.id, { totpLastStep: step }, now);
-    return 'totp';
+    return (await context.store.staff.claimTotpStep(account.id, step, now)) ? 'totp' : undefined;
   }
   const recovery = code.replace(/[\s-]/g, '').toLowerCase();
   if (
@@ -69,6 +70,30 @@ async function secondFactor(
   }
   return undefined;
 }
+
+const WINDOW_MS = 60_000;
+
+/**
+ * docs/workspace.md, "Audit trail" (OWASP Logging cheat sheet): a throttled burst is one line per
+ * key and minute, with its count, never one line per request.
+ */
+async function recordThrottled(
+  context: WorkspaceContext,
+  refusal: Extract<ThrottleDecision, { allowed: false }>,
+  now: Date,
+) {
+  const kind = refusal.key.slice(0, refusal.key.indexOf(':'));
+  await context.store.staff.recordRepeated({
+    ...auditEntry(null, 'sign-in-throttled', now, null, THROTTLE_KEY_LABELS[kind] ?? null),
+    id: `sign-in-throttled:${tokenHash(`${refusal.key} ${Math.floor(now.getTime() / WINDOW_MS)}`)}`,
+  });
+}
+
+const THROTTLE_KEY_LABELS: Record<string, string> = {
+  pair: 'même adresse saisie, même client',
+  address: 'même client',
+  account: 'même adresse saisie',
+};
 
 /**
  * docs/workspace.md, "Signing in": one form (address, password, and the second factor's code when
@@ -103,16 +128,11 @@ export function registerSignInRoutes(
     const back = returnPath(formText(request.body, 'suite'));
     const keys = throttleKeys(email, request.ip);
     const now = context.now();
-    const wait = await throttledFor(context.store, keys, now);
-    if (wait > 0) {
-      const seconds = Math.ceil(wait / 1000);
+    const decision = await context.signInThrottle(keys, now);
+    if (!decision.allowed) {
+      const seconds = Math.ceil(decision.retryAfterMs / 1000);
       request.log.warn({ waitSeconds: seconds }, 'workspace: sign-in throttled');
-      await context.recordStaffAction(
-        null,
-        'sign-in-throttled',
-        null,
-        `${keys.address} ${seconds} s`,
-      );
+      await recordThrottled(context, decision, now);
       reply.header('retry-after', String(seconds));
       return signInPage(
         reply,
@@ -125,25 +145,31 @@ export function registerSignInRoutes(
         true,
       );
     }
-    const account = email ? await context.store.staff.accountByEmail(email) : undefined;
-    // Always one scrypt, against a hash made at start when there is no account (secrets.ts).
-    const passwordOk = await context.passwords.verify(password, account?.passwordHash ?? null);
-    const factor =
-      passwordOk && account && !account.disabledAt
-        ? await secondFactor(context, account, code)
-        : undefined;
+    let account: StaffAccount | undefined;
+    let factor: 'totp' | 'recovery' | undefined;
+    try {
+      account = email ? await context.store.staff.accountByEmail(email) : undefined;
+      // Always one scrypt, against a hash made at start when there is no account (secrets.ts).
+      const passwordOk = await context.passwords.verify(password, account?.passwordHash ?? null);
+      factor =
+        passwordOk && account && !account.disabledAt
+          ? await secondFactor(context, account, code)
+          : undefined;
+    } finally {
+      await decision.settle(Boolean(account && factor));
+    }
     if (!account || !factor) {
-      await context.store.staff.recordSignInFailure([keys.account, keys.address], now);
       request.log.warn({ throttleKey: keys.address }, 'workspace: sign-in refused');
+      // docs/workspace.md, "Audit trail": what was typed is never shown (it may be a password, or
+      // a sentence meant for the staff who read the trail): an unknown address by its hash only.
       await context.recordStaffAction(
         account ? staffOf(account) : null,
         'sign-in-failed',
         account ? `staff:${account.id}` : null,
-        account ? null : `adresse saisie : ${email.slice(0, 100)}`,
+        account ? null : `adresse inconnue (empreinte ${tokenHash(email).slice(0, 12)})`,
       );
       return signInPage(reply, 401, { email, back, alert: REFUSED }, true);
     }
-    await context.store.staff.clearSignInFailures(keys.account);
     // A session fixed before sign-in is never reused: the old one ends, a new token is made.
     const previous = readCookie(request.headers.cookie, policy.name);
     if (previous) await context.store.staff.deleteSession(tokenHash(previous));

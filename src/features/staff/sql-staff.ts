@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type {
+  SignInClaim,
   SignInFailures,
   StaffAccount,
   StaffAccountChanges,
@@ -7,7 +8,13 @@ import type {
   StaffJournal,
   StaffRole,
   StaffSession,
+  ThrottleRule,
 } from './staff.ts';
+import {
+  claimSignInAttempt,
+  recordRepeated,
+  releaseSignInAttempts,
+} from './sql-sign-in-attempts.ts';
 import type { Database, StaffAccountsTable } from '../../kernel/journal/tables.ts';
 
 const iso = (date: Date) => date.toISOString();
@@ -84,6 +91,27 @@ export class SqlStaff implements StaffJournal {
       })
       .where('id', '=', id)
       .execute();
+    // docs/workspace.md, "Accounts": a link made before the account was disabled never reopens it.
+    if (changes.disabledAt) await this.spendInvitationsOf(this.db, id, now);
+  }
+
+  async claimTotpStep(id: string, step: number, now: Date): Promise<boolean> {
+    const claimed = await this.db
+      .updateTable('staff_accounts')
+      .set({ totp_last_step: step, updated_at: iso(now) })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+      .executeTakeFirst();
+    return Number(claimed.numUpdatedRows) === 1;
+  }
+
+  private async spendInvitationsOf(db: Kysely<Database>, staffId: string, now: Date) {
+    await db
+      .updateTable('staff_invitations')
+      .set({ used_at: iso(now) })
+      .where('staff_id', '=', staffId)
+      .where('used_at', 'is', null)
+      .execute();
   }
 
   async addInvitation(invitation: {
@@ -93,16 +121,19 @@ export class SqlStaff implements StaffJournal {
     now: Date;
     expiresAt: Date;
   }): Promise<void> {
-    await this.db
-      .insertInto('staff_invitations')
-      .values({
-        token_hash: invitation.tokenHash,
-        staff_id: invitation.staffId,
-        created_by: invitation.createdBy,
-        created_at: iso(invitation.now),
-        expires_at: iso(invitation.expiresAt),
-      })
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await this.spendInvitationsOf(trx, invitation.staffId, invitation.now);
+      await trx
+        .insertInto('staff_invitations')
+        .values({
+          token_hash: invitation.tokenHash,
+          staff_id: invitation.staffId,
+          created_by: invitation.createdBy,
+          created_at: iso(invitation.now),
+          expires_at: iso(invitation.expiresAt),
+        })
+        .execute();
+    });
   }
 
   async invitation(tokenHash: string, now: Date): Promise<string | undefined> {
@@ -126,7 +157,9 @@ export class SqlStaff implements StaffJournal {
       .where('token_hash', '=', tokenHash)
       .where('used_at', 'is', null)
       .executeTakeFirst();
-    return Number(used.numUpdatedRows) === 1 ? staffId : undefined;
+    if (Number(used.numUpdatedRows) !== 1) return undefined;
+    await this.spendInvitationsOf(this.db, staffId, now);
+    return staffId;
   }
 
   async addSession(session: { tokenHash: string } & StaffSession): Promise<void> {
@@ -225,19 +258,12 @@ export class SqlStaff implements StaffJournal {
     );
   }
 
-  async recordSignInFailure(keys: readonly string[], now: Date): Promise<void> {
-    for (const key of keys) {
-      await this.db
-        .insertInto('staff_sign_in_failures')
-        .values({ key, failures: 1, last_failure_at: iso(now) })
-        .onConflict((oc) =>
-          oc.column('key').doUpdateSet((eb) => ({
-            failures: eb('staff_sign_in_failures.failures', '+', 1),
-            last_failure_at: iso(now),
-          })),
-        )
-        .execute();
-    }
+  claimSignInAttempt(key: string, rule: ThrottleRule, now: Date): Promise<SignInClaim> {
+    return claimSignInAttempt(this.db, key, rule, now);
+  }
+
+  releaseSignInAttempts(keys: readonly string[]): Promise<void> {
+    return releaseSignInAttempts(this.db, keys);
   }
 
   async clearSignInFailures(key: string): Promise<void> {
@@ -257,6 +283,10 @@ export class SqlStaff implements StaffJournal {
         detail: entry.detail,
       })
       .execute();
+  }
+
+  recordRepeated(entry: StaffAuditEntry): Promise<void> {
+    return recordRepeated(this.db, entry);
   }
 
   async auditTrail(query: {
@@ -281,6 +311,7 @@ export class SqlStaff implements StaffJournal {
       action: row.action,
       target: row.target,
       detail: row.detail,
+      repeats: Number(row.repeats),
     }));
   }
 

@@ -20,6 +20,7 @@ export const STAFF_ACTIONS = {
   'totp-disabled': 'Double authentification retirée',
   'recovery-codes': 'Codes de secours renouvelés',
   'recovery-code-used': 'Code de secours utilisé',
+  'reauthentication-failed': 'Mot de passe ou code refusé pour une action protégée',
   'view-lead': 'Consultation d’une demande',
   'view-person': 'Consultation d’une personne',
   'download-person': 'Téléchargement des données d’une personne',

@@ -51,12 +51,27 @@ export interface StaffAuditEntry {
   target: string | null;
   /** A short detail (`nouveau → en cours`, a reason); no personal data beyond ids. */
   detail: string | null;
+  /** How many times the event happened in its window (a throttled burst is one line): 1 otherwise. */
+  repeats?: number;
 }
 
 export interface SignInFailures {
   failures: number;
   lastFailureAt: Date;
 }
+
+/** docs/workspace.md, "Throttling": when a key's next attempt is allowed, after so many failures. */
+export interface ThrottleRule {
+  /** Failures before any wait. */
+  free: number;
+  /** The wait after `failures` failures (0 below `free`), at most `longestMs`. */
+  waitAfter(failures: number): number;
+  longestMs: number;
+}
+
+/** An attempt claimed, or refused with the failures counted so far and when the wait ends. */
+export type SignInClaim =
+  { claimed: true } | { claimed: false; failures: number; waitStartedAt: Date; retryAt: Date };
 
 export interface StaffJournal {
   /** Creates an account, or returns the existing one for that address (`team add` run twice). */
@@ -70,8 +85,15 @@ export interface StaffJournal {
   accountById(id: string): Promise<StaffAccount | undefined>;
   accountByEmail(email: string): Promise<StaffAccount | undefined>;
   accounts(): Promise<StaffAccount[]>;
+  /** Disabling an account (`disabledAt` set) also spends its unused invitations. */
   updateAccount(id: string, changes: StaffAccountChanges, now: Date): Promise<void>;
+  /**
+   * RFC 6238 §5.2, a code used once: records `step` as the last accepted only if it is later than
+   * the one stored, in one statement; false when another sign-in took that step first.
+   */
+  claimTotpStep(id: string, step: number, now: Date): Promise<boolean>;
 
+  /** Issuing one spends every other unused invitation of the account (only the newest link works). */
   addInvitation(invitation: {
     tokenHash: string;
     staffId: string;
@@ -81,7 +103,10 @@ export interface StaffJournal {
   }): Promise<void>;
   /** The account an unused, unexpired invitation opens. */
   invitation(tokenHash: string, now: Date): Promise<string | undefined>;
-  /** Marks it used (once, on any node): the account it opened, or undefined when already used/expired. */
+  /**
+   * Marks it used (once, on any node), and every other unused invitation of the account with it:
+   * the account it opened, or undefined when already used/expired.
+   */
   useInvitation(tokenHash: string, now: Date): Promise<string | undefined>;
 
   addSession(session: { tokenHash: string } & StaffSession): Promise<void>;
@@ -98,10 +123,23 @@ export interface StaffJournal {
 
   /** Sign-in throttling, shared by every node: failures per key (an address, an account). */
   signInFailures(keys: readonly string[]): Promise<Map<string, SignInFailures>>;
-  recordSignInFailure(keys: readonly string[], now: Date): Promise<void>;
+  /**
+   * docs/workspace.md, "Throttling": counts one attempt as a failure under `key` if the rule allows
+   * an attempt now, in one statement (increment-then-check: two nodes or two parallel requests
+   * cannot both take the last free attempt); else says when the wait ends.
+   */
+  claimSignInAttempt(key: string, rule: ThrottleRule, now: Date): Promise<SignInClaim>;
+  /** Gives back one claimed attempt (it succeeded, or another key refused it). */
+  releaseSignInAttempts(keys: readonly string[]): Promise<void>;
   clearSignInFailures(key: string): Promise<void>;
 
   record(entry: StaffAuditEntry): Promise<void>;
+  /**
+   * One line per event and window (`entry.id` names both): the first occurrence writes it, each
+   * later one adds 1 to its `repeats` and moves its date (OWASP Logging cheat sheet: rate-limit
+   * what is logged).
+   */
+  recordRepeated(entry: StaffAuditEntry): Promise<void>;
   /** The trail, newest first. */
   auditTrail(query: { limit: number; before?: Date; action?: string }): Promise<StaffAuditEntry[]>;
   /**

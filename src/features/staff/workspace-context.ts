@@ -5,6 +5,7 @@ import type { Provider } from '../delivery/index.ts';
 import type { StaffRole } from './staff.ts';
 import type { Store } from '../../kernel/journal/store.ts';
 import type { Passwords } from './secrets.ts';
+import type { SignInThrottle } from './sign-in-throttle.ts';
 import type { StaffAction } from './staff-actions.ts';
 
 /** The signed-in member, as every workspace route sees it (request.staff). */
@@ -24,6 +25,8 @@ export interface WorkspaceContext {
   provider: Provider;
   /** docs/workspace.md, "Passwords": scrypt hashing and verification. */
   passwords: Passwords;
+  /** docs/workspace.md, "Throttling": sign-ins and re-authentications, per key, on every node. */
+  signInThrottle: SignInThrottle;
   /** The workspace's clock (sessions, invitations, the trail); tests move it. */
   now(): Date;
   /**

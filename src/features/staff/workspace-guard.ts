@@ -27,6 +27,24 @@ export function returnPath(value: unknown): string | undefined {
     : undefined;
 }
 
+/**
+ * Where a form sends back to: a workspace path and query of this site, rebuilt by the URL parser
+ * (so a CR, LF or space comes out percent-encoded and a `//host` or `\\host` is refused), or
+ * undefined.
+ */
+export function sameOriginPath(value: string): string | undefined {
+  const base = 'https://workspace.invalid';
+  let url: URL;
+  try {
+    url = new URL(value, base);
+  } catch {
+    return undefined;
+  }
+  if (!value.startsWith('/') || url.origin !== base) return undefined;
+  if (url.pathname !== '/equipe' && !url.pathname.startsWith('/equipe/')) return undefined;
+  return `${url.pathname}${url.search}`;
+}
+
 export function refusalPage(reply: FastifyReply, status: number, title: string, text: string) {
   return reply
     .code(status)

@@ -343,6 +343,15 @@ export function migrations(schema: DialectSchema): Readonly<Record<string, Migra
         await db.schema.alterTable('delivery_alerts').addColumn('holds', 'text').execute();
       },
     },
+    // docs/workspace.md, "Audit trail": a throttled burst is one line with its count.
+    '2026-11-28-750-audit-repeats': {
+      async up(db) {
+        await db.schema
+          .alterTable('staff_audit')
+          .addColumn('repeats', 'integer', (col) => col.notNull().defaultTo(1))
+          .execute();
+      },
+    },
   };
 }
 

@@ -194,6 +194,7 @@ export interface StaffAuditTable {
   action: string;
   target: string | null;
   detail: string | null;
+  repeats: Generated<number>;
 }
 
 /** docs/delivery.md, « Alerts »: the delivery alerts open now (or healed, their note not sent yet). */

@@ -54,7 +54,7 @@ export interface ConfirmationSends {
    */
   claim(claim: ConfirmationClaim): Promise<boolean>;
   /** The last claim for this address and kind, to tell a caller whether an e-mail went lately. */
-  lastClaim(kind: Lead['kind'], email: string): Promise<{ leadId: string; at: Date } | undefined>;
+  lastClaim(kind: string, email: string): Promise<{ leadId: string; at: Date } | undefined>;
 }
 
 /**

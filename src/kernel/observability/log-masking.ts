@@ -1,7 +1,12 @@
 import { maskText } from '../lead/masking.ts';
-import { INVITATION_PARAMETER } from '../schemas/workspace-paths.ts';
+import {
+  INVITATION_PARAMETER,
+  SEARCH_PARAMETER,
+  WORKSPACE_PATH,
+} from '../schemas/workspace-paths.ts';
 
 const INVITATION_TOKEN = new RegExp(`([?&]${INVITATION_PARAMETER}=)[^&#]*`, 'g');
+const WORKSPACE_SEARCH = new RegExp(`([?&]${SEARCH_PARAMETER}=)[^&#]*`, 'g');
 
 /** The longest part of a request URL that is logged: enough for any real path and query. */
 export const LOGGED_URL_MAX = 512;
@@ -20,14 +25,18 @@ export function maskUrl(url: string, secrets: readonly string[]): string {
     url.length > LOGGED_URL_MAX
       ? `${url.slice(0, LOGGED_URL_MAX)}…[${url.length - LOGGED_URL_MAX} caractères coupés]`
       : url;
-  let decoded = cut.replace(/\+/g, ' ');
+  // docs/workspace.md: what the team searches for is a person's name or words: personal data,
+  // masked before decoding (a `%26` in it stays inside the value) and again after.
+  const workspace = cut.startsWith(WORKSPACE_PATH);
+  let decoded = (workspace ? cut.replace(WORKSPACE_SEARCH, '$1[masqué]') : cut).replace(/\+/g, ' ');
   for (let round = 0; round < DECODING_ROUNDS && decoded.includes('%'); round++) {
     const next = percentDecoded(decoded);
     if (next === decoded) break;
     decoded = next;
   }
   // docs/workspace.md: an invitation link's token opens an account; it never reaches a log.
-  return maskText(decoded.replace(INVITATION_TOKEN, '$1[masqué]'), secrets);
+  const searched = workspace ? decoded.replace(WORKSPACE_SEARCH, '$1[masqué]') : decoded;
+  return maskText(searched.replace(INVITATION_TOKEN, '$1[masqué]'), secrets);
 }
 
 function percentDecoded(text: string): string {

@@ -54,10 +54,10 @@ export type PrivacyRequestBody = Static<typeof PrivacyRequestSchema>;
 export const PrivacyResponseSchema = Type.Object(
   {
     success: Type.Literal(true),
-    confirmation: Type.Enum(['sent', 'already_sent'] as const, {
+    confirmation: Type.Enum(['sent', 'already_sent', 'not_sent'] as const, {
       type: 'string',
       description:
-        '`sent` : un e-mail avec un lien de confirmation part vers l’adresse ; `already_sent` : un lien lui a déjà été envoyé dans les dernières 24 heures (un par adresse au plus), à suivre. La réponse est la même que l’adresse soit connue de l’agence ou non.',
+        '`sent` : un e-mail avec un lien de confirmation part vers l’adresse ; `already_sent` : un lien lui a déjà été envoyé dans les dernières 24 heures (un par adresse au plus), à suivre ; `not_sent` : trop d’e-mails sont partis vers le domaine de l’adresse dans l’heure (le plafond par domaine des formulaires), aucun n’est parti : réessayez plus tard ou écrivez à l’agence. La réponse est la même que l’adresse soit connue de l’agence ou non.',
     }),
   },
   { additionalProperties: false, description: 'Demande enregistrée, en attente de confirmation.' },

@@ -11,3 +11,6 @@ export function leadPagePath(leadId: string): string {
 
 /** The query parameter of an invitation link that carries its token (masked in logs). */
 export const INVITATION_PARAMETER = 'jeton';
+
+/** The inbox's search parameter: a name or words a person wrote, masked in logs like an address. */
+export const SEARCH_PARAMETER = 'q';

@@ -41,7 +41,8 @@ describe('the people desk in Chromium (docs/workspace.md)', () => {
         const email = `rgpd-${run}@agence.fr`;
         const { link } = await inviteStaff(test.store, {
           email,
-          role: 'member',
+          // docs/workspace.md, « Personnes et RGPD »: erasing is for admins.
+          role: 'admin',
           siteUrl: origin,
           now: new Date(),
           invitedBy: null,
@@ -89,6 +90,8 @@ describe('the people desk in Chromium (docs/workspace.md)', () => {
           .toContain('Effacer');
         await check(page, width, javaScript);
         await page.getByLabel(/Ajouter aussi l’adresse à la liste d’opposition/).check();
+        // The admin's password, in the POST that erases (docs/workspace.md, « Re-authentication »).
+        await page.getByLabel(/^Votre mot de passe, ou un code/).fill(PASSWORD);
         await page.getByRole('button', { name: 'Effacer définitivement' }).click();
         await expect
           .poll(() => page.getByRole('heading', { level: 1 }).textContent())

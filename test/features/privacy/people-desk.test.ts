@@ -5,7 +5,7 @@ import { OPT_OUT_REFUSAL } from '../../../src/features/newsletter/opt-out.ts';
 import { answerDeadline } from '../../../src/features/privacy/request-deadline.ts';
 import { postJson } from '../../helpers/api-assertions.ts';
 import { useTestApp, validContact } from '../../helpers/app.ts';
-import { activeMember, FAST_SCRYPT, postForm, signIn } from '../staff/staff-session.ts';
+import { activeMember, FAST_SCRYPT, PASSWORD, postForm, signIn } from '../staff/staff-session.ts';
 
 /*
  * docs/workspace.md, « Personnes et RGPD »: a person found by address, downloaded and erased with
@@ -25,6 +25,16 @@ describe('the people and RGPD desk (docs/workspace.md)', () => {
       session = await signIn(t.app, 'anne@agence.fr');
     }
     return session;
+  }
+
+  /** docs/workspace.md, « Personnes et RGPD »: erasing and lifting an opt-out are for admins. */
+  let adminSession: { cookie: string; csrf: string } | undefined;
+  async function admin() {
+    if (!adminSession) {
+      await activeMember(t.app, t.store, 'patron@agence.fr', 'admin');
+      adminSession = await signIn(t.app, 'patron@agence.fr');
+    }
+    return adminSession;
   }
 
   /** The outbox's files (docs/delivery.md): what the agency's provider still keeps. */
@@ -123,24 +133,49 @@ describe('the people and RGPD desk (docs/workspace.md)', () => {
     expect(file.leads).toHaveLength(1);
     expect(file.related.privacy_requests).toHaveLength(1);
 
+    // A member's session erases nobody, whatever page the POST claims to come from.
+    for (const path of ['/equipe/personnes/effacement', '/equipe/personnes/effacement/confirmer']) {
+      const refused = await postForm(
+        t.app,
+        path,
+        { email: address, _csrf: csrf, preuve: PASSWORD },
+        cookie,
+      );
+      expect(refused.statusCode, path).toBe(403);
+    }
+    expect((await t.store.people.show(address)).leads).toHaveLength(1);
+    const boss = await admin();
     const confirm = await postForm(
       t.app,
       '/equipe/personnes/effacement',
-      { email: address, _csrf: csrf },
-      cookie,
+      { email: address, _csrf: boss.csrf },
+      boss.cookie,
     );
     expect(confirm.statusCode).toBe(200);
+    expect(confirm.body).toContain('name="preuve"');
     expect(confirm.body).toMatch(/Contact du \d\d\/\d\d\/\d{4}/);
     expect(confirm.body).toContain('Étapes de livraison');
     expect(confirm.body).toContain('name="opposition"');
     // The confirmation page changed nothing.
     expect((await t.store.people.show(address)).leads).toHaveLength(1);
 
+    // The admin's own password, in the POST that erases: a stolen session alone erases nobody.
+    for (const preuve of ['', 'pas le bon mot de passe']) {
+      const unproved = await postForm(
+        t.app,
+        '/equipe/personnes/effacement/confirmer',
+        { email: address, opposition: '1', _csrf: boss.csrf, preuve },
+        boss.cookie,
+      );
+      expect(unproved.statusCode).toBe(403);
+      expect(unproved.body).toContain('ne correspond pas à votre compte');
+    }
+    expect((await t.store.people.show(address)).leads).toHaveLength(1);
     const erased = await postForm(
       t.app,
       '/equipe/personnes/effacement/confirmer',
-      { email: address, opposition: '1', _csrf: csrf },
-      cookie,
+      { email: address, opposition: '1', _csrf: boss.csrf, preuve: PASSWORD },
+      boss.cookie,
     );
     expect(erased.statusCode).toBe(200);
     expect(erased.body).toContain('1 demande(s) effacée(s)');
@@ -263,11 +298,20 @@ describe('the people and RGPD desk (docs/workspace.md)', () => {
     // Taken off the list, the address is delivered again.
     const reference = await t.store.people.reference(address);
     expect((await t.store.optOut.list(10)).map((entry) => entry.reference)).toContain(reference);
-    const removed = await postForm(
+    const byMember = await postForm(
       t.app,
       '/equipe/personnes/opposition/retirer',
       { _csrf: csrf, reference },
       cookie,
+    );
+    expect(byMember.statusCode).toBe(403);
+    expect(await t.store.optOut.find(address)).toBeDefined();
+    const boss = await admin();
+    const removed = await postForm(
+      t.app,
+      '/equipe/personnes/opposition/retirer',
+      { _csrf: boss.csrf, reference },
+      boss.cookie,
     );
     expect(removed.statusCode).toBe(303);
     const next = await leadOf(address, 'Finalement, rappelez-moi.');
