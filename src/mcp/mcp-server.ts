@@ -15,7 +15,7 @@ import type { Privacy } from '../features/privacy/privacy-service.ts';
 import type { SharedLimit } from '../kernel/http/limits/rate-limit.ts';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ReadableResource } from './resources.ts';
-import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from './server-info.ts';
+import { mcpInstructions, MCP_SERVER_INFO } from './server-info.ts';
 
 export { directAnswers } from './direct-answers.ts';
 
@@ -47,7 +47,7 @@ export function toolsOf(privacy: unknown): Tool[] {
 export function createMcpServer(deps: McpDependencies, clientAddress: string): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {}, resources: {} },
-    instructions: MCP_INSTRUCTIONS,
+    instructions: mcpInstructions(Boolean(deps.privacy)),
     jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()),
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolsOf(deps.privacy) }));

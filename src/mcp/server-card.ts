@@ -1,6 +1,8 @@
-import { LEAD_TOOLS } from './lead-tools.ts';
+import { toolOf } from './lead-tools.ts';
 import { PRIVACY_TOOL } from './privacy-tool.ts';
-import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from './server-info.ts';
+import type { LeadKindDescriptor } from '../kernel/schemas/lead-kinds.ts';
+import { LEAD_KINDS } from '../kernel/schemas/lead-kinds.ts';
+import { mcpInstructions, MCP_SERVER_INFO } from './server-info.ts';
 import type { ReadableResource } from './resources.ts';
 
 export const MCP_PATH = '/mcp';
@@ -14,6 +16,7 @@ export function serverCard(
   siteUrl: string,
   resources: readonly ReadableResource[],
   privacy = false,
+  kinds: readonly LeadKindDescriptor[] = LEAD_KINDS,
 ) {
   return {
     $comment:
@@ -21,12 +24,12 @@ export function serverCard(
     version: '1.0',
     protocolVersion: '2025-06-18',
     serverInfo: MCP_SERVER_INFO,
-    description: MCP_INSTRUCTIONS,
+    description: mcpInstructions(privacy, kinds),
     documentationUrl: `${siteUrl}/developers`,
     transport: { type: 'streamable-http', endpoint: `${siteUrl}${MCP_PATH}` },
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
     authentication: { required: false, schemes: [] },
-    tools: (privacy ? [...LEAD_TOOLS, PRIVACY_TOOL] : LEAD_TOOLS).map(
+    tools: [...kinds.map(toolOf), ...(privacy ? [PRIVACY_TOOL] : [])].map(
       ({ name, title, description }) => ({ name, title, description }),
     ),
     resources: resources.map(({ uri, name, title, mimeType }) => ({ uri, name, title, mimeType })),

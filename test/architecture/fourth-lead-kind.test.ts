@@ -10,7 +10,10 @@ import type { Lead } from '../../src/kernel/lead/lead.ts';
 import { registerApi } from '../../src/features/intake/api-plugin.ts';
 import { confirmationEmail } from '../../src/features/intake/confirmation-email.ts';
 import { agencyNotification } from '../../src/features/intake/notification-email.ts';
+import { mcpInstructions } from '../../src/mcp/server-info.ts';
+import { serverCard } from '../../src/mcp/server-card.ts';
 import { buildOpenApiDocument } from '../../src/kernel/openapi/document.ts';
+import { apiEndpoints } from '../../src/kernel/schemas/api-endpoints.ts';
 import { contactPayload } from '../../src/providers/brevo/brevo-contact.ts';
 import { webhookEventFor } from '../../src/providers/webhooks/webhook-message.ts';
 import {
@@ -20,6 +23,7 @@ import {
 } from '../../src/kernel/schemas/lead-kinds.ts';
 import { webhookEventSchema } from '../../src/kernel/schemas/webhook-event.ts';
 import { developersReference } from '../../src/features/site/developers-reference.ts';
+import { llmsTxt } from '../../src/features/site/llms-files.ts';
 import { mailIdentity } from '../../src/features/site/mail-identity.ts';
 
 /*
@@ -105,12 +109,29 @@ describe('a fourth lead kind needs one schema and one descriptor (docs/architect
     expect((await app.inject({ method: 'GET', url: '/api/quote' })).statusCode).toBe(405);
   });
 
-  it('appears in /openapi.json with its schema, and the prose counts four endpoints', () => {
+  it('appears in /openapi.json with its schema, and the prose counts five endpoints (privacy included)', () => {
     const document = buildOpenApiDocument('https://agence.example', KINDS);
     expect(document.paths['/api/quote']?.post.operationId).toBe('requestQuote');
     expect(document.components.schemas).toHaveProperty('QuoteRequest', QuoteRequestSchema);
-    expect(document.info.description).toMatch(/^Quatre points d’accès /);
-    expect(endpointCount(KINDS)).toBe('quatre points d’accès');
+    expect(Object.keys(document.paths)).toHaveLength(5);
+    expect(document.info.description).toMatch(/^Cinq points d’accès /);
+    expect(endpointCount(apiEndpoints(KINDS))).toBe('cinq points d’accès');
+  });
+
+  it('is counted and named in what agents read first: MCP instructions, server card, llms.txt', () => {
+    const instructions = mcpInstructions(true, KINDS);
+    expect(instructions).toMatch(/^Cinq outils /);
+    expect(instructions).toContain('Five tools');
+    for (const name of ['request_quote', 'request_privacy_action']) {
+      expect(instructions).toContain(name);
+    }
+    const card = serverCard('https://agence.example', [], true, KINDS);
+    expect(card.description).toBe(instructions);
+    expect(card.tools.map((tool) => tool.name)).toContain('request_quote');
+    const llms = llmsTxt([], 'https://agence.example', { kinds: KINDS });
+    expect(llms).toContain('`request_quote`');
+    expect(llms).toContain('cinq outils');
+    expect(llms).toContain('les cinq points d’accès');
   });
 
   it('gets a /developers section with a row per field and examples', () => {

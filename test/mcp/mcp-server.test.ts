@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAD_KINDS } from '../../src/kernel/schemas/lead-kinds.ts';
+import { SECTORS } from '../../src/kernel/schemas/sectors.ts';
 import {
   AUDIT_EXAMPLE,
   CONTACT_EXAMPLE,
@@ -74,10 +75,10 @@ describe('tools and resources', () => {
     }
   });
 
-  it('lists the service pages and the three questionnaires; a questionnaire reads as /secteurs/<sector>.json', async () => {
+  it('lists the service pages and every sector’s questionnaire; a questionnaire reads as /secteurs/<sector>.json', async () => {
     const { resources } = await client.listResources();
     const uris = resources.map((resource) => resource.uri);
-    for (const sector of ['avocats', 'boutiques', 'btp']) {
+    for (const sector of SECTORS) {
       expect(uris).toContain(`http://localhost:3000/secteurs/${sector}.json`);
     }
     expect(uris.filter((uri) => uri.includes('/services')).length).toBeGreaterThanOrEqual(4);
@@ -286,6 +287,7 @@ describe('discovery and transport', () => {
     expect(response.status).toBe(200);
     const card = (await response.json()) as {
       $comment: string;
+      description: string;
       transport: { endpoint: string };
       tools: { name: string }[];
       resources: { uri: string }[];
@@ -296,6 +298,16 @@ describe('discovery and transport', () => {
       [...LEAD_KINDS.map((e) => e.tool.name), 'request_privacy_action'].sort(),
     );
     expect(card.resources.length).toBeGreaterThanOrEqual(3);
+    // What an agent reads first counts and names every tool it can call, as initialize says.
+    expect(card.description).toBe(client.getInstructions());
+  });
+
+  it('the initialize instructions count and name every tool, the privacy request included', () => {
+    const instructions = client.getInstructions()!;
+    const names = [...LEAD_KINDS.map((e) => e.tool.name), 'request_privacy_action'];
+    expect(instructions).toMatch(/^Quatre outils /);
+    expect(instructions).toContain('Four tools');
+    for (const name of names) expect(instructions).toContain(name);
   });
 
   it('GET /mcp is 405 (stateless: no stream to open), with Allow', async () => {

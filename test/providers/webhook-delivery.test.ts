@@ -47,8 +47,13 @@ function webhookEnv(extra: Record<string, string> = {}): Record<string, string> 
   };
 }
 
-/** The dispatcher looks for alerts to send this often here (every 5 s in a server). */
-const ALERT_CHECK_MS = 50;
+/**
+ * The dispatcher's loop driven fast (docs/quality.md, « Proving an absence »): a look for due
+ * steps every 20 ms when idle; where alerts are the point, for alerts to send every 50 ms (every
+ * 5 s in a server), so one alert check at least every third round.
+ */
+const ROUNDS = { pollMs: 20 };
+const TIMINGS = { ...ROUNDS, alertCheckMs: 50 };
 
 const destination = () => webhookDestinationName(new URL(receiver.url));
 
@@ -83,6 +88,18 @@ async function until(what: string, check: () => Promise<boolean> | boolean, ms =
 }
 
 /**
+ * `count` more rounds of the dispatcher's loop, each a look for due steps (and for alerts), then
+ * its stop, which waits for every attempt in flight: a duplicate or a retry that was coming has
+ * arrived by then. Counted rounds, not a sleep: the proof holds however slow the machine is.
+ */
+async function afterRounds(app: TestApp, count = 20): Promise<void> {
+  const { dispatcher } = app.app;
+  const from = dispatcher.rounds();
+  await until(`${count} more rounds of the dispatcher`, () => dispatcher.rounds() >= from + count);
+  await dispatcher.stop();
+}
+
+/**
  * Each e-mail about a lead the SMTP server received, by Message-ID: a second copy would show twice.
  * The agency's alerts about the receiver (docs/delivery.md, « Alerts ») go out on their own clock
  * and are left out.
@@ -96,7 +113,7 @@ function messageIds(): string[] {
 describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
   it('a receiver down for a while receives every lead after recovery, each exactly once by webhook-id; the e-mails go out meanwhile, once each', async () => {
     await receiver.stop();
-    t = await buildTestApp({ env: webhookEnv(), dispatch: true });
+    t = await buildTestApp({ env: webhookEnv(), dispatch: true, dispatcherTimings: ROUNDS });
     const app = t;
     await send(app, sixLeads());
 
@@ -104,7 +121,9 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
       (await stepsOf(app)).filter((s) => !isWebhook(s)).every((s) => s.status === 'done'),
     );
     // The outage goes on across several retries of each webhook step.
-    await sleep(1500);
+    await until('every webhook step retried during the outage', async () =>
+      (await stepsOf(app)).filter(isWebhook).every((s) => s.attempts > 1),
+    );
     const during = await stepsOf(app);
     expect(during.filter(isWebhook).map((s) => s.status)).toEqual(Array(6).fill('retrying'));
     expect(Math.min(...during.filter(isWebhook).map((s) => s.attempts))).toBeGreaterThan(1);
@@ -114,7 +133,7 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
     await until('every webhook step done after recovery', async () =>
       (await stepsOf(app)).filter(isWebhook).every((s) => s.status === 'done'),
     );
-    await sleep(500); // room for a duplicate to show up, were one on its way
+    await afterRounds(app); // a duplicate on its way, or a step claimed again, would show now
 
     const leadIds = (await app.store.list()).map((entry) => entry.lead.id);
     const expectedIds = leadIds.map((id) => webhookIdFor(id, destination())).sort();
@@ -132,7 +151,7 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
     t = await buildTestApp({
       env: webhookEnv({ DELIVERY_MAX_ATTEMPTS: '3' }),
       dispatch: true,
-      dispatcherTimings: { alertCheckMs: ALERT_CHECK_MS },
+      dispatcherTimings: TIMINGS,
     });
     const app = t;
     await send(app, sixLeads().slice(0, 1));
@@ -144,8 +163,8 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
     );
     const alerts = () => sink.received.filter((mail) => mail.email.subject?.includes('abandonné'));
     await until('the alert e-mail', () => alerts().length > 0, 15_000);
-    // Twenty more rounds of the dispatcher's alert check: nothing more is sent about this step.
-    await sleep(20 * ALERT_CHECK_MS);
+    // Sixty more rounds of the dispatcher, twenty alert checks at least: nothing more is sent.
+    await afterRounds(app, 60);
 
     expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual(
       Array(3).fill(webhookIdFor(leadId, destination())),
@@ -159,10 +178,16 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
 
   it('a receiver answering 410 Gone: dead at its first attempt, one alert e-mail, no retry', async () => {
     receiver.answer = 410;
+    // The app's clock, moved on by hand past the retry delays below.
+    let ahead = 0;
     t = await buildTestApp({
       env: webhookEnv({ DELIVERY_MAX_ATTEMPTS: '5' }),
       dispatch: true,
-      dispatcherTimings: { alertCheckMs: ALERT_CHECK_MS },
+      // The loop's own pace (a look every second): polled every 20 ms, the dead step's alert
+      // check can run before the « destination gone » alert is recorded, and a second alert goes
+      // out (docs/quality.md, « Proving an absence »).
+      dispatcherTimings: { alertCheckMs: 50 },
+      now: () => new Date(Date.now() + ahead),
     });
     const app = t;
     await send(app, sixLeads().slice(0, 1));
@@ -171,7 +196,10 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
     // held back is counted there, not in a second e-mail about the dead step.
     const alerts = () => sink.received.filter((mail) => mail.email.subject?.includes('leadgate'));
     await until('the alert e-mail', () => alerts().length > 0, 15_000);
-    await sleep(1000); // several retry delays (DELIVERY_RETRY_MAX_MS): none may come
+    // Ten times the longest retry delay (DELIVERY_RETRY_MAX_MS) later, and rounds after that: a
+    // dead step is never claimed again.
+    ahead += 10 * 400;
+    await afterRounds(app, 3);
 
     const webhookSteps = (await stepsOf(app)).filter(isWebhook);
     expect(webhookSteps.map((s) => [s.status, s.attempts])).toEqual([['dead', 1]]);
@@ -188,13 +216,14 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
     t = await buildTestApp({
       env: webhookEnv({ SMTP_URL: await unreachableSmtpUrl() }),
       dispatch: true,
+      dispatcherTimings: ROUNDS,
     });
     const app = t;
     await send(app, sixLeads());
     await until('every webhook step done', async () =>
       (await stepsOf(app)).filter(isWebhook).every((s) => s.status === 'done'),
     );
-    await sleep(300);
+    await afterRounds(app);
     expect(receiver.received).toHaveLength(6);
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(6);
     const mailSteps = (await stepsOf(app)).filter((s) => !isWebhook(s));
@@ -203,7 +232,11 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
 
   it('DELIVERY=sync: the person is answered once the e-mails are handed over; a receiver that is down gets the lead later', async () => {
     await receiver.stop();
-    t = await buildTestApp({ env: webhookEnv({ DELIVERY: 'sync' }), dispatch: true });
+    t = await buildTestApp({
+      env: webhookEnv({ DELIVERY: 'sync' }),
+      dispatch: true,
+      dispatcherTimings: ROUNDS,
+    });
     const app = t;
     expect((await postJson(app.app, '/api/contact', validContact)).statusCode).toBe(200);
     expect(sink.received).toHaveLength(2);
@@ -212,7 +245,7 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
     await until('the webhook step done', async () =>
       (await stepsOf(app)).filter(isWebhook).every((s) => s.status === 'done'),
     );
-    await sleep(300);
+    await afterRounds(app);
     expect(receiver.received).toHaveLength(1);
     expect(sink.received).toHaveLength(2);
   });

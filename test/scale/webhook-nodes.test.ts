@@ -66,7 +66,16 @@ describe.skipIf(!hasPostgres())('webhooks from two nodes on one PostgreSQL', () 
       if (Date.now() > deadline) throw new Error(`not delivered: ${JSON.stringify(entries)}`);
       await sleep(200);
     }
-    await sleep(2000); // a second copy, were one under way, would arrive by now
+    // Both nodes shut down as `leadgate serve` does on SIGTERM: each dispatcher finishes the
+    // attempts it has in flight before the process exits, so a second copy, were one under way,
+    // has arrived by then (docs/quality.md, « Proving an absence »). The outboxes stay to be read.
+    await Promise.all(
+      nodes.map(async (node) => {
+        const exited = new Promise((done) => node.process.once('exit', done));
+        node.process.kill('SIGTERM');
+        await exited;
+      }),
+    );
 
     const name = webhookDestinationName(new URL(receiver.url));
     const leadIds = (await journal.list()).map((entry) => entry.lead.id);

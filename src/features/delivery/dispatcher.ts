@@ -153,6 +153,7 @@ export function createDispatcher({
   let wakeUp: (() => void) | undefined;
   let lastAlertCheck = 0;
   let lastPlanCheck = 0;
+  let rounds = 0;
 
   function outcomeOf(step: ClaimedStep, error: unknown): StepOutcome {
     if (error instanceof RefusedError) return { status: 'refused', error: describeError(error) };
@@ -300,6 +301,7 @@ export function createDispatcher({
         onError(error);
         await idle();
       }
+      rounds += 1;
     }
     await Promise.allSettled(inFlight.keys());
   }
@@ -317,6 +319,13 @@ export function createDispatcher({
       wakeLoop();
       await running;
       running = undefined;
+    },
+    /**
+     * How many rounds the background loop has finished: a test proves that nothing more is sent
+     * by counting rounds after the fact, not by sleeping (docs/quality.md).
+     */
+    rounds(): number {
+      return rounds;
     },
     /** A lead was just accepted: look for due steps now rather than at the next poll. */
     wake(): void {

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '../../kernel/openapi/document.ts';
 import { questionnaireDocument, questionnairePath } from '../../kernel/schemas/questionnaires.ts';
 import { MANIFEST_FILE, type SiteManifest } from '../../kernel/schemas/site-manifest.ts';
+import { apiEndpoints } from '../../kernel/schemas/api-endpoints.ts';
 import { endpointCount, LEAD_KINDS } from '../../kernel/schemas/lead-kinds.ts';
 import { ANSWERED_KINDS } from '../inbox/index.ts';
 import { IDENTITY } from './agency.ts';
@@ -73,7 +74,7 @@ const DEVELOPERS_FALLBACK: Page = {
   source: '(généré)',
   path: '/developers',
   title: 'Développeurs et agents IA',
-  description: `L’API publique de l’agence : ${endpointCount()} JSON sans clé, leurs champs, leurs limites et leurs codes d’erreur.`,
+  description: `L’API publique de l’agence : ${endpointCount(apiEndpoints())} JSON sans clé, leurs champs, leurs limites et leurs codes d’erreur.`,
   updated: new Date().toISOString().slice(0, 10),
   noindex: false,
   newsletter: false,

@@ -1,3 +1,4 @@
+import { apiEndpoints } from '../../kernel/schemas/api-endpoints.ts';
 import { CONSENT_WORDINGS } from '../../kernel/schemas/consent.ts';
 import { frenchList } from '../../kernel/schemas/french-text.ts';
 import {
@@ -182,12 +183,12 @@ function errorTable(): string {
  */
 /** The same actions for MCP clients (docs/agents.md). */
 function mcpSection(siteUrl: string, kinds: readonly LeadKindDescriptor[]): string {
-  const tools = [...kinds, PRIVACY_ACTION]
+  const tools = apiEndpoints(kinds)
     .map((endpoint) => `\`${endpoint.tool.name}\` (comme \`POST ${endpoint.path}\`)`)
     .join(', ');
   return `### Serveur MCP
 
-Les ${inFrenchWords(kinds.length + 1)} actions existent en outils MCP sur \`${siteUrl}/mcp\` (transport Streamable HTTP, sans session, sans authentification) : ${tools}. Mêmes champs, mêmes règles et mêmes erreurs (\`code\`, \`message\`, \`hint\`, \`field\`, dans le résultat d’outil en erreur) ; l’argument \`idempotency_key\` joue le rôle de l’en-tête \`Idempotency-Key\`. Les questionnaires des secteurs sont des ressources. Fiche du serveur (format brouillon) : [\`/.well-known/mcp/server-card.json\`](${siteUrl}/.well-known/mcp/server-card.json).`;
+Les ${inFrenchWords(apiEndpoints(kinds).length)} actions existent en outils MCP sur \`${siteUrl}/mcp\` (transport Streamable HTTP, sans session, sans authentification) : ${tools}. Mêmes champs, mêmes règles et mêmes erreurs (\`code\`, \`message\`, \`hint\`, \`field\`, dans le résultat d’outil en erreur) ; l’argument \`idempotency_key\` joue le rôle de l’en-tête \`Idempotency-Key\`. Les questionnaires des secteurs sont des ressources. Fiche du serveur (format brouillon) : [\`/.well-known/mcp/server-card.json\`](${siteUrl}/.well-known/mcp/server-card.json).`;
 }
 
 /** The endpoints whose answer carries `existing` (spec 2.4), as prose. */

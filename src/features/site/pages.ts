@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import matter from 'gray-matter';
-import { QUESTIONNAIRES, type AuditQuestion } from '../../kernel/schemas/questionnaires.ts';
-import { SECTORS, type Sector } from '../../kernel/schemas/sectors.ts';
+import type { AuditQuestion } from '../../kernel/schemas/questionnaires.ts';
+import type { Sector } from '../../kernel/schemas/sectors.ts';
 import { parseCaseStudy, type CaseStudy } from './case-studies.ts';
+import { expandDirectives, REGISTRY, type ContentRegistry } from './content-directives.ts';
 
 export const FORM_KINDS = ['contact', 'diagnostic', 'newsletter', 'audit', 'privacy'] as const;
 export type FormKind = (typeof FORM_KINDS)[number];
@@ -84,9 +85,10 @@ function oneOf<T extends string>(
   throw new ContentError(`${source}: front matter "${key}" must be one of ${allowed.join(', ')}`);
 }
 
-export function parsePage(source: string, raw: string): Page {
-  const { data, content } = matter(raw);
-  const sector = oneOf(data.sector, SECTORS, 'sector', source);
+export function parsePage(source: string, raw: string, registry = REGISTRY): Page {
+  const { data, content } = matter(expandDirectives(raw, source, registry));
+  const sectors = registry.sectors.map((descriptor) => descriptor.sector as Sector);
+  const sector = oneOf(data.sector, sectors, 'sector', source);
   // A sector page carries its audit questionnaire even when `form` is left out.
   const form = oneOf(data.form, FORM_KINDS, 'form', source) ?? (sector ? 'audit' : undefined);
   const page: Page = {
@@ -97,7 +99,7 @@ export function parsePage(source: string, raw: string): Page {
     updated: day(data, source),
     noindex: data.noindex === true,
     newsletter: data.newsletter === true,
-    questions: sector ? QUESTIONNAIRES[sector] : [],
+    questions: registry.sectors.find((descriptor) => descriptor.sector === sector)?.questions ?? [],
     body: content.trim(),
     ...(form && { form }),
     ...(sector && { sector }),
@@ -118,12 +120,24 @@ export function parsePage(source: string, raw: string): Page {
 }
 
 /** Reads every page of the content folder, sorted by URL so the output is stable. */
-export function loadPages(contentDir: string): Page[] {
+export function loadPages(contentDir: string, registry: ContentRegistry = REGISTRY): Page[] {
   const pages = listMarkdown(contentDir).map((file) =>
-    parsePage(relative(contentDir, file).split(sep).join('/'), readFileSync(file, 'utf8')),
+    parsePage(
+      relative(contentDir, file).split(sep).join('/'),
+      readFileSync(file, 'utf8'),
+      registry,
+    ),
   );
   if (!pages.some((page) => page.path === '/404')) {
     throw new ContentError('site/content/404.md is missing: the not-found page is required');
+  }
+  // Each sector of src/kernel/schemas/sector-descriptors.ts is linked from the site's lists: its page exists.
+  for (const { sector } of registry.sectors) {
+    if (!pages.some((page) => page.sector === sector)) {
+      throw new ContentError(
+        `site/content/secteurs/${sector}.md is missing: the sector ${sector} needs its page`,
+      );
+    }
   }
   return pages.sort((a, b) => a.path.localeCompare(b.path));
 }

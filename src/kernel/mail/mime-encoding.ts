@@ -147,23 +147,24 @@ function bWords(value: string): string {
 }
 
 /**
- * `Name: value` folded at spaces so lines stay within 78 characters where the value allows it
- * (RFC 5322 2.2.3: unfolding removes only the CRLF, so the value reads the same). Never folds
- * before an empty piece, which would leave a line of white space only.
+ * `Name: value` folded so lines stay within 78 characters where the value allows it (RFC 5322
+ * 2.2.3: unfolding removes only the CRLF, so the value reads the same). The value is cut into a
+ * first word and then runs of spaces each with the word after it; a fold goes before a run, so a
+ * run of several spaces moves whole to the next line with its word and no line is white space
+ * only. Folding only before single spaces let a run of spaces carry a line past 78 characters.
  */
 export function headerLine(name: string, value: string): string {
-  const pieces = value.split(' ');
-  let out = `${name}: ${pieces[0]}`;
+  const first = /^[^ ]*/.exec(value)![0];
+  let out = `${name}: ${first}`;
   let line = out.length;
-  for (let index = 1; index < pieces.length; index++) {
-    const piece = pieces[index]!;
-    if (piece && line + 1 + piece.length > HEADER_LINE) {
-      out += `${CRLF} ${piece}`;
-      line = 1 + piece.length;
-    } else {
-      out += ` ${piece}`;
-      line += 1 + piece.length;
+  for (const run of value.slice(first.length).match(/ +[^ ]*/g) ?? []) {
+    // A run of trailing spaces has no word to carry onto a line of its own.
+    if (line + run.length > HEADER_LINE && !run.endsWith(' ')) {
+      out += CRLF;
+      line = 0;
     }
+    out += run;
+    line += run.length;
   }
   return `${out}${CRLF}`;
 }

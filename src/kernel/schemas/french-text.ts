@@ -36,3 +36,26 @@ export function elided(word: string, next: string): string {
  */
 export const MISSED_ELISION =
   /(?<![\p{L}'’-])(?:de|le|la|que|je|me|te|se|ne|ce|jusque|lorsque|puisque) (?:[aeiouyàâéèêîôûœ]|h(?:abit|eur|ist|omm|onn|ôt|umain))\p{L}*/giu;
+
+/** ["a", "b", "c"] → "a, b ou c": a choice among the items. */
+export function frenchAlternatives(items: readonly string[]): string {
+  return items.length < 2
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} ou ${items[items.length - 1]}`;
+}
+
+const NUMBERS = ['aucun', 'un', 'deux', 'trois', 'quatre', 'cinq', 'six', 'sept', 'huit', 'neuf'];
+
+/** A small count in French words ("trois"), for prose written around a list that may grow. */
+export function inFrenchWords(count: number, { capitalized = false } = {}): string {
+  const word = NUMBERS[count] ?? String(count);
+  return capitalized ? word.charAt(0).toUpperCase() + word.slice(1) : word;
+}
+
+const ENGLISH_NUMBERS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
+
+/** The same in English words ("Four"), for the English half of the MCP descriptions. */
+export function inEnglishWords(count: number): string {
+  const word = ENGLISH_NUMBERS[count] ?? String(count);
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}

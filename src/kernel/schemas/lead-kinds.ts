@@ -1,8 +1,10 @@
 import type { Static, TObject } from 'typebox';
-import { AuditRequestSchema } from './audit-request.ts';
+import { AuditRequestSchema, type auditRequestSchema } from './audit-request.ts';
 import { ContactRequestSchema } from './contact-request.ts';
 import { AUDIT_EXAMPLE, CONTACT_EXAMPLE, SUBSCRIBE_EXAMPLE } from './examples.ts';
+import { SECTOR_DESCRIPTORS, sectorValues, type SectorDescriptor } from './sector-descriptors.ts';
 import { SubscribeRequestSchema } from './subscribe-request.ts';
+import { inFrenchWords } from './french-text.ts';
 
 /** Where the lead-intake API answers (spec 4): every endpoint path starts with it. */
 export const API_PREFIX = '/api';
@@ -90,7 +92,48 @@ function leadKind<const K extends string, S extends TObject>(
   return descriptor;
 }
 
-/** The three endpoints of spec section 4. */
+/**
+ * The audit endpoint's descriptor (src/kernel/schemas/lead-kinds.ts) for these sectors: its description
+ * and its MCP tool's name the sectors it audits, so a new sector reaches /openapi.json and MCP.
+ */
+export function auditKind<S extends ReturnType<typeof auditRequestSchema>>(
+  schema: S,
+  sectors: readonly SectorDescriptor[],
+): LeadKindDescriptor<'audit', S> {
+  const values = sectorValues(sectors);
+  return {
+    kind: 'audit',
+    schema,
+    schemaName: 'AuditRequest',
+    path: '/api/audit',
+    operationId: 'submitSectorAudit',
+    example: AUDIT_EXAMPLE as LeadKindDescriptor<'audit', S>['example'],
+    tool: {
+      name: 'submit_sector_audit',
+      english: `Request an online-visibility audit for one of the ${sectors.length} sectors (sector: ${values.replace(/ ou /, ' or ')}): email and firstName required; formData maps each question of the sector’s questionnaire (read the questionnaire resource, exact texts) to the person’s answer. Only with the explicit consent of the person concerned.`,
+    },
+    thankYouPath: '/secteurs/merci',
+    summary: 'Demander un audit de visibilité sectoriel',
+    description: `Enregistre une demande d’audit de présence en ligne pour l’un des secteurs ${values} (${sectors.map(({ sector, label }) => `${sector} : ${label.toLowerCase()}`).join(' ; ')}), avec les réponses du questionnaire de la page du secteur. existing vaut true quand l’adresse est déjà connue. À n’envoyer qu’avec l’accord explicite de la personne concernée.`,
+    fields: {
+      email: 'email',
+      firstName: 'firstName',
+      lastName: 'lastName',
+      phone: 'phone',
+      subjectDetail: 'sector',
+    } as LeadKindDescriptor<'audit', S>['fields'],
+    questionnaire: { answers: 'formData', sector: 'sector' } as LeadKindDescriptor<
+      'audit',
+      S
+    >['questionnaire'],
+    answersExisting: true,
+    confirmsToSender: true,
+    notificationTitle: 'Nouvelle demande d’audit',
+    brevoList: { setting: 'auditListId', variable: 'BREVO_AUDIT_LIST_ID', required: false },
+  };
+}
+
+/** The lead endpoints of spec section 4 (the privacy request is src/kernel/schemas/privacy-request.ts). */
 export const LEAD_KINDS = [
   leadKind({
     kind: 'contact',
@@ -150,35 +193,7 @@ export const LEAD_KINDS = [
       required: true,
     },
   }),
-  leadKind({
-    kind: 'audit',
-    schema: AuditRequestSchema,
-    schemaName: 'AuditRequest',
-    path: '/api/audit',
-    operationId: 'submitSectorAudit',
-    example: AUDIT_EXAMPLE,
-    tool: {
-      name: 'submit_sector_audit',
-      english:
-        'Request an online-visibility audit for a law firm (avocats), a shop (boutiques) or a building business (btp): email and firstName required; formData maps each question of the sector’s questionnaire (read the questionnaire resource, exact texts) to the person’s answer. Only with the explicit consent of the person concerned.',
-    },
-    thankYouPath: '/secteurs/merci',
-    summary: 'Demander un audit de visibilité sectoriel',
-    description:
-      'Enregistre une demande d’audit de présence en ligne pour un cabinet d’avocats, une boutique ou une entreprise du BTP, avec les réponses du questionnaire de la page du secteur. existing vaut true quand l’adresse est déjà connue. À n’envoyer qu’avec l’accord explicite de la personne concernée.',
-    fields: {
-      email: 'email',
-      firstName: 'firstName',
-      lastName: 'lastName',
-      phone: 'phone',
-      subjectDetail: 'sector',
-    },
-    questionnaire: { answers: 'formData', sector: 'sector' },
-    answersExisting: true,
-    confirmsToSender: true,
-    notificationTitle: 'Nouvelle demande d’audit',
-    brevoList: { setting: 'auditListId', variable: 'BREVO_AUDIT_LIST_ID', required: false },
-  }),
+  auditKind(AuditRequestSchema, SECTOR_DESCRIPTORS),
 ] as const;
 
 type Descriptors = (typeof LEAD_KINDS)[number];
@@ -234,19 +249,16 @@ export function answersField(
     : undefined;
 }
 
-const NUMBERS = ['aucun', 'un', 'deux', 'trois', 'quatre', 'cinq', 'six', 'sept', 'huit', 'neuf'];
+export { inFrenchWords };
 
-/** A small count in French words ("trois"), for prose written around a list that may grow. */
-export function inFrenchWords(count: number): string {
-  return NUMBERS[count] ?? String(count);
-}
-
-/** "trois points d’accès": the number of endpoints in French words, for the prose around them. */
+/**
+ * "quatre points d’accès": the number of endpoints (apiEndpoints() of src/kernel/schemas/api-endpoints.ts,
+ * the privacy request included) in French words, for the prose around them.
+ */
 export function endpointCount(
-  kinds: readonly LeadKindDescriptor[] = LEAD_KINDS,
+  endpoints: readonly { path: string }[],
   { capitalized = false } = {},
 ): string {
-  const word = inFrenchWords(kinds.length);
-  const count = capitalized ? word.charAt(0).toUpperCase() + word.slice(1) : word;
-  return `${count} point${kinds.length > 1 ? 's' : ''} d’accès`;
+  const count = inFrenchWords(endpoints.length, { capitalized });
+  return `${count} point${endpoints.length > 1 ? 's' : ''} d’accès`;
 }

@@ -52,6 +52,12 @@ describe('/llms.txt lets an agent act in one request', () => {
     }
   });
 
+  it('an assistant copying a lead example is recorded as an assistant: consent channel agent (docs/consent.md)', async () => {
+    const leads = await t.store.list();
+    expect(leads.length).toBeGreaterThanOrEqual(4);
+    for (const entry of leads) expect(entry.lead.consent).toMatchObject({ channel: 'agent' });
+  });
+
   it('links each action to the Markdown of its page, and names the MCP tools and server card', () => {
     const actions = llms.slice(llms.indexOf('## Agir pour une personne'));
     const links = [...actions.matchAll(/^- \[[^\]]*POST [^\]]*\]\(([^)]+)\)/gm)].map((m) => m[1]!);

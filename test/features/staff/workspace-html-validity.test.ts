@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { inviteStaff } from '../../../src/features/staff/invitations.ts';
 import type { Lead } from '../../../src/kernel/lead/lead.ts';
@@ -30,7 +30,7 @@ async function peopleDeskPages(app: FastifyInstance, cookie: string, csrf: strin
     cookie,
   );
   const get = (url: string) => app.inject({ url, headers: { cookie } });
-  return {
+  const pages = {
     people: await get('/equipe/personnes'),
     person: await postForm(app, '/equipe/personnes', { _csrf: csrf, email }, cookie),
     erasure: await postForm(app, '/equipe/personnes/effacement', { _csrf: csrf, email }, cookie),
@@ -43,13 +43,42 @@ async function peopleDeskPages(app: FastifyInstance, cookie: string, csrf: strin
       cookie,
     ),
   };
+  return { pages, registerEntry: entry.headers.location as string };
+}
+
+/**
+ * Every GET route the workspace registers (app.workspaceRoutes, as the security test walks them),
+ * fetched signed in with an example for each parameter; a redirect is followed once. A page added
+ * later is checked too, in its plain state, and a route whose parameter has no example fails here.
+ */
+async function registeredPages(
+  app: FastifyInstance,
+  cookie: string,
+  examples: Record<string, string>,
+): Promise<Record<string, LightMyRequestResponse>> {
+  const pages: Record<string, LightMyRequestResponse> = {};
+  for (const route of app.workspaceRoutes.filter((route) => route.method === 'GET')) {
+    let url = route.url;
+    for (const [pattern, path] of Object.entries(examples)) {
+      if (url.startsWith(pattern)) url = path + url.slice(pattern.length);
+    }
+    expect(url, `${route.url}: give its parameter an example here`).not.toContain(':');
+    let response = await app.inject({ url, headers: { cookie } });
+    if (response.statusCode === 303) {
+      response = await app.inject({ url: response.headers.location!, headers: { cookie } });
+    }
+    if (String(response.headers['content-type']).startsWith('text/html')) {
+      pages[`route${url.replace(/[^a-z0-9]+/gi, '-')}`] = response;
+    }
+  }
+  return pages;
 }
 
 /** docs/quality.md: the Nu HTML Checker finds 0 errors on every page the workspace answers. */
 describe.skipIf(!hasTool('java', ['-version']))('workspace pages in the Nu HTML Checker', () => {
   const testApp = useTestApp({ passwordCost: FAST_SCRYPT });
 
-  it('reports 0 errors on the sign-in, invitation and signed-in pages, with leads to list', async () => {
+  it('reports 0 errors on the sign-in, invitation and signed-in pages, with leads to list, and on every GET route the workspace registers', async () => {
     const { app, store } = testApp;
     await activeMember(app, store, 'nu@agence.fr');
     const { cookie, csrf } = await signIn(app, 'nu@agence.fr');
@@ -111,16 +140,34 @@ describe.skipIf(!hasTool('java', ['-version']))('workspace pages in the Nu HTML 
       ),
       dashboard: await get('/equipe/tableau-de-bord'),
       notFound: await get('/equipe/nulle-part'),
-      ...(await peopleDeskPages(app, cookie, csrf)),
     };
+    const people = await peopleDeskPages(app, cookie, csrf);
+    Object.assign(pages, people.pages);
+    Object.assign(
+      pages,
+      await registeredPages(app, cookie, {
+        '/equipe/prospects/:id': `/equipe/prospects/${lead!.lead.id}`,
+        '/equipe/personnes/registre/:id': people.registerEntry,
+      }),
+    );
+    // The walk reached every page the workspace has, beyond the states set up above.
+    expect(Object.keys(pages).filter((name) => name.startsWith('route-'))).toEqual(
+      expect.arrayContaining([
+        'route-equipe',
+        'route-equipe-journal',
+        'route-equipe-personnes-registre',
+      ]),
+    );
     const dir = mkdtempSync(join(tmpdir(), 'leadgate-nu-'));
     try {
-      const files = Object.entries(pages).map(([name, response]) => {
-        expect(response.headers['content-type'], name).toBe('text/html; charset=utf-8');
-        const file = join(dir, `${name}.html`);
-        writeFileSync(file, response.body);
-        return file;
-      });
+      const files = Object.entries(pages as Record<string, LightMyRequestResponse>).map(
+        ([name, response]) => {
+          expect(response.headers['content-type'], name).toBe('text/html; charset=utf-8');
+          const file = join(dir, `${name}.html`);
+          writeFileSync(file, response.body);
+          return file;
+        },
+      );
       const { stderr } = await promisify(execFile)(
         'java',
         ['-jar', VNU_JAR, '--format', 'json', '--exit-zero-always', ...files],

@@ -120,6 +120,21 @@ describe('composeMime writes RFC 5322 / MIME messages a real parser reads back (
     expectWellFormed(composeMime(long, ENVELOPE));
   });
 
+  it('folds a header before a run of spaces, so no line over 78 holds a space (RFC 5322 2.2.3)', async () => {
+    // The property below found it (seed 859857618): folding only before a single space let the
+    // run of spaces in this Reply-To name carry its line to 79 characters.
+    const name = '--=_leadgate_alternative --=_leadgate_alternative             =From  -';
+    const raw = composeMime(
+      { ...NOTIFICATION, replyTo: { name, address: 'zoe@example.fr' } },
+      ENVELOPE,
+    );
+    expectWellFormed(raw);
+    expect(headOf(raw)).toContain(
+      'Reply-To: "--=_leadgate_alternative --=_leadgate_alternative             =From\r\n  -" <zoe@example.fr>',
+    );
+    expect((await parse(raw)).replyTo).toEqual([{ name, address: 'zoe@example.fr' }]);
+  });
+
   it('writes List-Unsubscribe in angle brackets when the message has one (RFC 2369)', async () => {
     const url = 'https://agence-test.fr/desinscription?jeton=abc123';
     const email = await parse(composeMime({ ...NOTIFICATION, listUnsubscribe: url }, ENVELOPE));
