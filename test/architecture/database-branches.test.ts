@@ -19,6 +19,8 @@ const MAY_BRANCH = [
   'src/kernel/config/',
   // The operator's database tools: SQLite's online backup, or the message naming pg_dump.
   'src/cli/db-commands.ts',
+  // The first line every command prints (docs/operations.md): which journal it opened.
+  'src/cli/journal-choice.ts',
 ];
 
 /** What branching on the database looks like in this code base. */

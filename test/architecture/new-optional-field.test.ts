@@ -16,6 +16,7 @@ import {
   leadKindOf,
   type LeadKindDescriptor,
 } from '../../src/kernel/schemas/lead-kinds.ts';
+import { validatorCompiler } from '../../src/kernel/http/validator.ts';
 import { webhookEventSchema } from '../../src/kernel/schemas/webhook-event.ts';
 import { SITE_DIR } from '../../src/features/site/build.ts';
 import { developersReference } from '../../src/features/site/developers-reference.ts';
@@ -46,6 +47,8 @@ const contactLead = () =>
 describe('a new optional field is one line of its schema (docs/architecture.md)', () => {
   const submitted: unknown[] = [];
   const app = Fastify();
+  // The app's validator (src/app.ts), which knows the schemas' own keywords (x-phone, x-choices).
+  app.setValidatorCompiler(validatorCompiler);
 
   beforeAll(async () => {
     // The intake is the domain's, not under test here.
