@@ -187,7 +187,14 @@ function payloadOf(request: Generated, contentType: string | undefined): string 
 
 const DOCUMENTED = new Set<string>(ERROR_CODES);
 
-const SUCCESS_KEYS = new Set(['success', 'existing', 'confirmation', 'warnings']);
+const SUCCESS_KEYS = new Set([
+  'success',
+  'existing',
+  'confirmation',
+  'warnings',
+  'reference',
+  'answerBy',
+]);
 
 describe.each(LEAD_KINDS.map((endpoint) => [endpoint.path, endpoint.kind] as const))(
   'fuzzing %s (docs/reliability.md)',
@@ -220,7 +227,7 @@ describe.each(LEAD_KINDS.map((endpoint) => [endpoint.path, endpoint.kind] as con
           if (status === 200) {
             expect(body.success).toBe(true);
             // Spec 2.4 and docs/api-decisions.md: `existing`, and the optional `confirmation`
-            // (subscribe) and `warnings` (audit), nothing else.
+            // (subscribe), `warnings`, the lead's `reference` and its `answerBy`, nothing else.
             expect(Object.keys(body).filter((key) => !SUCCESS_KEYS.has(key))).toEqual([]);
             return;
           }

@@ -58,7 +58,7 @@ describe('SIGTERM finishes in-flight requests, then exits (docs/reliability.md)'
 
     const response = await inFlight;
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ success: true });
+    expect(await response.json()).toMatchObject({ success: true });
     const exit = await server.exited;
     expect(exit, server.output()).toEqual({ code: 0, signal: null });
 
