@@ -23,6 +23,7 @@ const unusedJournal: ProviderJournal = {
   budgets: {
     reserve: async () => ({ reserved: true, waitMs: 0 }),
     pauseUntil: async () => {},
+    pausedFor: async () => 0,
   } satisfies RateBudgets,
   newsletter: { signingKey: async () => 'unused' },
 };

@@ -37,10 +37,14 @@ export async function startFakeBrevo(apiKey = 'k') {
   /** When each request reached the fake (performance.now()), per path: what a sliding window counts. */
   const arrivals = new Map<string, number[]>();
   /** Brevo's limit on POST /contacts (10 a second per account), enforced when `limitContacts` is on. */
-  const limits = { contactsPerSecond: 0, answerAfterMs: 0 };
+  const limits = { contactsPerSecond: 0, answerAfterMs: 0, pauseSeconds: 0 };
   const contactCalls: number[] = [];
   /** 429s answered for the rate limit. */
   let rateLimited = 0;
+  /** A stricter provider (`pauseSeconds`): no call before this (Date.now()) after a 429. */
+  let pausedUntil = 0;
+  /** Calls that arrived while that pause was on: what a client honouring the 429 never sends. */
+  let callsDuringPause = 0;
   const contacts = new Map<string, StoredContact>();
   /** E-mails Brevo accepted for sending (a duplicate idempotency key adds none). */
   const sent: Record<string, unknown>[] = [];
@@ -226,9 +230,14 @@ export async function startFakeBrevo(apiKey = 'k') {
       // A window of one second, as Brevo documents: 429 with x-sib-ratelimit-* headers beyond it.
       const now = Date.now();
       while (contactCalls.length > 0 && contactCalls[0]! <= now - 1000) contactCalls.shift();
-      if (contactCalls.length >= limits.contactsPerSecond) {
+      if (now < pausedUntil) callsDuringPause += 1;
+      if (now < pausedUntil || contactCalls.length >= limits.contactsPerSecond) {
         rateLimited += 1;
-        const reset = Math.max(1, Math.ceil((contactCalls[0]! + 1000 - now) / 1000));
+        // Brevo's own window resets within the second; a stricter provider pauses the account.
+        const reset =
+          limits.pauseSeconds ||
+          Math.max(1, Math.ceil(((contactCalls[0] ?? now) + 1000 - now) / 1000));
+        if (limits.pauseSeconds && now >= pausedUntil) pausedUntil = now + reset * 1000;
         response
           .writeHead(429, {
             'content-type': 'application/json',
@@ -305,7 +314,10 @@ export async function startFakeBrevo(apiKey = 'k') {
       }
       return busiest;
     },
-    /** Enforces Brevo's /contacts limit (0: off) and answers every call `answerAfterMs` late. */
+    /**
+     * Enforces Brevo's /contacts limit (0: off) and answers every call `answerAfterMs` late. With
+     * `pauseSeconds`, a call over the limit pauses the account that long (`x-sib-ratelimit-reset`).
+     */
     limit(settings: Partial<typeof limits>) {
       Object.assign(limits, settings);
     },
@@ -314,6 +326,10 @@ export async function startFakeBrevo(apiKey = 'k') {
     /** How many 429s the rate limit answered. */
     get rateLimited() {
       return rateLimited;
+    },
+    /** How many calls arrived during a pause announced by a 429 (`pauseSeconds`). */
+    get callsDuringPause() {
+      return callsDuringPause;
     },
     /** Brevo keeps idempotency keys 30 minutes: forgetting them is what "an hour later" looks like. */
     forgetIdempotencyKeys() {

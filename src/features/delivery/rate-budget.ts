@@ -22,6 +22,11 @@ export interface RateBudgets {
   ): Promise<{ reserved: boolean; waitMs: number }>;
   /** No slot before `untilMs` (ms since the epoch): the provider said when its window resets. */
   pauseUntil(key: string, untilMs: number): Promise<void>;
+  /**
+   * How many ms from now the budget stays paused (0: not paused), as the store holds it now: a
+   * slot reserved before a 429 is read against it again before its call (docs/delivery.md).
+   */
+  pausedFor(key: string): Promise<number>;
 }
 
 /**

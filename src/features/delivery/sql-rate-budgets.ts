@@ -75,6 +75,12 @@ export class SqlRateBudgets implements RateBudgets {
       .execute();
   }
 
+  async pausedFor(key: string): Promise<number> {
+    await this.create(key);
+    const { next_slot_at } = await this.read(key);
+    return Math.max(0, Number(next_slot_at) - this.clock());
+  }
+
   private async create(key: string): Promise<void> {
     if (this.created.has(key)) return;
     await this.db

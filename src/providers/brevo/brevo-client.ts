@@ -47,7 +47,10 @@ export interface BrevoClientOptions {
   apiKey: string;
   /** Base URL without trailing slash, e.g. https://api.brevo.com/v3 (Prism serves at the root). */
   apiUrl: string;
-  /** PROVIDER_TIMEOUT_MS: the whole call, retry included, ends by then. */
+  /**
+   * PROVIDER_TIMEOUT_MS: the whole call, retry included, ends by then once its budget slot came;
+   * the wait for that slot is bounded by as much again.
+   */
   timeoutMs: number;
   /** Pause before the retry. */
   retryDelayMs?: number;
@@ -81,15 +84,8 @@ export function createBrevoClient({
   budget,
   fetch: fetchImpl = fetch,
 }: BrevoClientOptions): BrevoClient {
-  async function attempt(
-    method: Method,
-    path: string,
-    payload: unknown,
-    deadline: AbortSignal,
-    until: number,
-  ) {
+  async function attempt(method: Method, path: string, payload: unknown, deadline: AbortSignal) {
     const call = `${method} ${path}`;
-    await budget?.take(path, until - Date.now(), deadline);
     let response: Response;
     let text: string;
     try {
@@ -131,13 +127,17 @@ export function createBrevoClient({
   }
 
   return async function post(path, payload, signal, method = 'POST') {
+    // docs/delivery.md, « Provider rate budgets »: the wait for a budget slot is not Brevo's time.
+    // It has its own bound (a slot further away puts the step back in line, no attempt counted),
+    // and the call's deadline starts at the slot.
+    await budget?.take(path, timeoutMs, signal);
     // One deadline for the call, retry included; the caller's signal (the intake's) also ends it.
     // Ours falls a little before the intake's, so the journal names the call that went silent.
     const ownDeadline = timeoutMs - Math.min(100, Math.floor(timeoutMs / 10));
     const deadline = AbortSignal.any([signal, AbortSignal.timeout(ownDeadline)]);
     const until = Date.now() + ownDeadline;
     try {
-      return await attempt(method, path, payload, deadline, until);
+      return await attempt(method, path, payload, deadline);
     } catch (error) {
       if (!isTransient(error) || deadline.aborted) throw error;
       // Brevo's SDK retries 408, 429 and 5xx. Our calls are safe to repeat: the contact call is an
@@ -148,7 +148,8 @@ export function createBrevoClient({
       } catch {
         throw error;
       }
-      return attempt(method, path, payload, deadline, until);
+      await budget?.take(path, until - Date.now(), deadline);
+      return attempt(method, path, payload, deadline);
     }
   };
 }

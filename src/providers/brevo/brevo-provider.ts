@@ -32,6 +32,11 @@ export interface BrevoProviderOptions {
   lists: BrevoLists;
   confirmationTemplateId?: number;
   mail: ProviderMailSettings;
+  /**
+   * Deadline of one step: a wait for a budget slot, then the call, each within PROVIDER_TIMEOUT_MS
+   * (docs/delivery.md, « Provider rate budgets »). Unset: the dispatcher's PROVIDER_TIMEOUT_MS.
+   */
+  stepTimeoutMs?: number;
   /** Ends the connection of a budget held in Redis. */
   closeBudgets?: () => void;
 }
@@ -92,7 +97,7 @@ export class BrevoProvider implements Provider {
       crm,
       unsubscribe,
       ...mailDestinations(this.name, options.mail, this.send, REACHED_THROUGH),
-    ];
+    ].map((destination) => ({ ...destination, timeoutMs: options.stepTimeoutMs }));
   }
 
   sendMail(message: MailMessage, ref: { id: string; receivedAt: Date }, signal: AbortSignal) {
@@ -214,6 +219,7 @@ export function createBrevoProvider(
     lists: brevo,
     confirmationTemplateId: brevo.contactTemplateId,
     mail,
+    stepTimeoutMs: 2 * timeoutMs,
     closeBudgets: shared?.close,
   });
 }

@@ -4,8 +4,8 @@ import { BudgetExhaustedError, type RateBudgets } from '../../features/delivery/
 /** What an API client asks of its account's rate budget (docs/delivery.md). */
 export interface CallBudget {
   /**
-   * Waits for this call's slot; throws BudgetExhaustedError (nothing reserved) when the slot is more
-   * than `maxWaitMs` away, so the caller's deadline is never spent queueing.
+   * Waits for this call's slot, read again against the budget's pause before the call; throws
+   * BudgetExhaustedError (nothing reserved) when the slot is more than `maxWaitMs` away.
    */
   take(path: string, maxWaitMs: number, signal: AbortSignal): Promise<void>;
   /** The provider answered 429: no call on this path's budget for `resetSeconds`. */
@@ -39,7 +39,13 @@ export function createCallBudget(
         // The store read its clock between `asked` and now: waiting `waitMs` from now is never
         // before the slot, and the slot is no earlier than `asked + waitMs`. A timer that fired late,
         // or a slow answer, gives the slot up (a call now could crowd the next window): reserve anew.
-        if (waitMs > 0) await sleep(waitMs, undefined, { signal });
+        if (waitMs > 0) {
+          await sleep(waitMs, undefined, { signal });
+          // A 429 (this node's or another's) may have paused the budget while this call waited: its
+          // slot is then inside the pause, and calling would earn another 429. Reserve anew after
+          // it. A pause ending within a millisecond is a timer that fired that much early.
+          if ((await budgets.pausedFor(key)) > 1) continue;
+        }
         if (clock() - (asked + waitMs) <= SLOT_TOLERANCE_MS) return;
       }
     },

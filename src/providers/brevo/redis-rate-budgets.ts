@@ -30,6 +30,11 @@ if tonumber(redis.call('GET', KEYS[1]) or '0') < resume then
 end
 return 0`;
 
+const PAUSED_FOR = `
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+return math.max(0, tonumber(redis.call('GET', KEYS[1]) or '0') - now)`;
+
 /**
  * Provider budgets in Redis when REDIS_URL is set (docs/delivery.md): no journal write per provider
  * call. While Redis cannot be reached, each call falls back on the database's budget, which every
@@ -80,6 +85,14 @@ export function redisRateBudgets(
         await redis.eval(PAUSE, 1, pauseOf(key), Math.max(0, Math.ceil(untilMs - Date.now())));
       } catch {
         await fallback.pauseUntil(key, untilMs);
+      }
+    },
+    async pausedFor(key) {
+      try {
+        const redis = await connected;
+        return (await redis.eval(PAUSED_FOR, 1, pauseOf(key))) as number;
+      } catch {
+        return fallback.pausedFor(key);
       }
     },
     close: () => void connected.then((redis) => redis.disconnect()),

@@ -8,8 +8,8 @@ import { startFakeBrevo, type FakeBrevo } from '../../helpers/fake-brevo.ts';
 /*
  * docs/delivery.md on the loopback Brevo stand-in, scaled down from the issue's figures (bench/ keeps
  * the full-size ones): DELIVERY=queued answers once the lead is journaled, the dispatcher delivers
- * within the shared rate budget, retries after an outage with no command run, and never sends an
- * e-mail twice.
+ * within the shared rate budget (a 429's pause held by every call, the wait for a slot not charged to
+ * the call's deadline), retries after an outage with no command run, and never sends an e-mail twice.
  */
 let fake: FakeBrevo;
 let harness: TestApp | undefined;
@@ -59,6 +59,15 @@ async function undeliveredAfter(ms: number): Promise<number> {
   }
 }
 
+/** Single opt-in sign-ups, one contact call each (docs/consent.md), all delivered in the end. */
+async function deliveredSignUps(count: number, env: Record<string, string>) {
+  await start({ NEWSLETTER_DOUBLE_OPT_IN: 'false', ...env });
+  for (let i = 0; i < count; i += 1) {
+    expect((await post('/api/subscribe', subscriber(i))).status).toBe(200);
+  }
+  expect(await undeliveredAfter(30_000)).toBe(0);
+}
+
 const idempotencyKeys = () =>
   fake.sent.map((mail) => (mail.headers as { idempotencyKey: string }).idempotencyKey);
 
@@ -90,6 +99,31 @@ describe('DELIVERY=queued on the Brevo stand-in (docs/delivery.md)', () => {
     expect(addresses.length).toBe(24 + fake.rateLimited);
     expect(fake.sent).toHaveLength(24);
     expect(new Set(idempotencyKeys()).size).toBe(24);
+  });
+
+  it('after a 429, no call reaches Brevo before its pause ends, slots reserved earlier included', async () => {
+    // A provider stricter than the budget: 1 contact call a second where leadgate allows 2, and a
+    // 429 pauses the account for 2 s. The calls reserved for 1.5 s later fall inside that pause.
+    fake.limit({ contactsPerSecond: 1, pauseSeconds: 2 });
+    await deliveredSignUps(4, { BREVO_CONTACTS_PER_SECOND: '2', PROVIDER_TIMEOUT_MS: '8000' });
+    expect(fake.rateLimited).toBeGreaterThan(0);
+    expect(fake.callsDuringPause).toBe(0);
+    expect(fake.contacts.size).toBe(4);
+  });
+
+  it('a step waiting for its budget slot still has its whole deadline for the call', async () => {
+    // 2 contact calls per 1.5 s: the third waits about 1.5 s for its slot, then Brevo takes 1 s to
+    // answer. Were the wait charged to the 2 s deadline, it would fail « nothing within ».
+    fake.limit({ answerAfterMs: 1000 });
+    await deliveredSignUps(3, { BREVO_CONTACTS_PER_SECOND: '2', PROVIDER_TIMEOUT_MS: '2000' });
+    const steps = await Promise.all(
+      (await harness!.store.list()).map((entry) => harness!.store.deliveries.steps(entry.lead.id)),
+    );
+    const contactSteps = steps.flat().filter((step) => step.destination === 'crm-contact');
+    expect(contactSteps.map((step) => [step.status, step.attempts, step.lastError])).toEqual(
+      Array(3).fill(['done', 1, null]),
+    );
+    expect(fake.requestsTo('/contacts')).toHaveLength(3);
   });
 
   it('Brevo answering 503 for a while: every lead accepted meanwhile is delivered after, once, with no command', async () => {
