@@ -57,12 +57,16 @@ export interface WorkspaceRouteConfig {
   beforeSecondFactor?: boolean;
 }
 
+import type { WorkspaceNotice } from './workspace-page.ts';
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the session guard on every non-public workspace route (workspace-guard.ts). */
     staff?: Staff;
     /** The session's CSRF token: every form that POSTs carries it as `_csrf`. */
     csrfToken?: string;
+    /** What needs the team's attention now, one line atop every page (workspace-page.ts). */
+    notice?: WorkspaceNotice;
   }
   interface FastifyContextConfig {
     workspace?: WorkspaceRouteConfig;

@@ -26,6 +26,16 @@ export const WORKSPACE_NAV: readonly WorkspaceNavItem[] = [
 
 export type WorkspaceSection = (typeof WORKSPACE_NAV)[number]['key'] | 'compte' | undefined;
 
+/**
+ * docs/workspace.md, « Bandeau »: one line atop every page while something needs the team now (a
+ * delivery given up), with a link to where it is handled — GOV.UK's « Notification banner », kept to
+ * one line so the first lead still fits the first screen of a phone.
+ */
+export interface WorkspaceNotice {
+  text: string;
+  href: string;
+}
+
 export interface WorkspacePageOptions {
   /** The page's h1 and the start of its <title>. */
   title: string;
@@ -35,6 +45,7 @@ export interface WorkspacePageOptions {
   csrfToken?: string;
   /** Which navigation entry is the current page (aria-current). */
   current?: WorkspaceSection;
+  notice?: WorkspaceNotice;
   body: HtmlValue;
 }
 
@@ -65,6 +76,7 @@ export function workspacePage({
   staff,
   csrfToken,
   current,
+  notice,
   body,
 }: WorkspacePageOptions): SafeHtml {
   const who = staff
@@ -89,6 +101,7 @@ ${who}
 </div>
 ${staff ? html`<div class="wrap">${navigation(staff, csrfToken, current)}</div>` : ''}
 </header>
+${notice ? html`<div class="workspace-notice" role="status"><p class="wrap"><span>${notice.text}</span> — <a href="${notice.href}">Voir</a></p></div>` : ''}
 <main id="contenu" class="wrap workspace-main">
 <h1>${title}</h1>
 ${body}
@@ -107,7 +120,14 @@ export function sendWorkspacePage(
   return reply
     .code(page.status ?? 200)
     .type('text/html; charset=utf-8')
-    .send(workspacePage({ ...page, staff: request.staff, csrfToken: request.csrfToken }).value);
+    .send(
+      workspacePage({
+        ...page,
+        staff: request.staff,
+        csrfToken: request.csrfToken,
+        notice: request.notice,
+      }).value,
+    );
 }
 
 const PARIS_TIME = new Intl.DateTimeFormat('fr-FR', {
