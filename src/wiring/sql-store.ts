@@ -18,6 +18,7 @@ import { SqlRateBudgets } from '../features/delivery/sql-rate-budgets.ts';
 import { databaseSecret } from '../kernel/journal/sql-secrets.ts';
 import type { JournalWrites } from '../kernel/journal/journal-writes.ts';
 import { SqlStaff } from '../features/staff/sql-staff.ts';
+import { SqlAnswers } from '../features/answers/sql-answers.ts';
 import type { Database } from '../kernel/journal/tables.ts';
 
 /**
@@ -37,6 +38,7 @@ export class SqlStore implements Store {
   readonly work: SqlLeadWork;
   readonly optOut: SqlOptOut;
   readonly teamSummaries: SqlTeamSummaries;
+  readonly answers: SqlAnswers;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -58,6 +60,7 @@ export class SqlStore implements Store {
     this.work = new SqlLeadWork(db, search);
     this.optOut = new SqlOptOut(db, (address) => this.people.reference(address));
     this.teamSummaries = new SqlTeamSummaries(db);
+    this.answers = new SqlAnswers(db);
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {

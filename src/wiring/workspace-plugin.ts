@@ -11,6 +11,7 @@ import { registerRateLimit, type RateLimitSettings } from '../kernel/http/limits
 import { ApiError } from '../kernel/schemas/error-catalog.ts';
 import { hashOf, readManifest } from '../kernel/http/site/site-files.ts';
 import { WORKSPACE_PATH } from '../kernel/schemas/workspace-paths.ts';
+import { registerAnswerRoutes } from '../features/answers/answer-routes.ts';
 import { registerAccountRoutes } from '../features/staff/account-routes.ts';
 import { registerDashboardRoutes } from '../features/inbox/dashboard-routes.ts';
 import { registerInboxRoutes } from '../features/inbox/inbox-routes.ts';
@@ -65,6 +66,7 @@ const CORS_HEADERS = [
 const PAGES: readonly WorkspacePages[] = [
   registerInboxRoutes,
   registerLeadPageRoutes,
+  registerAnswerRoutes,
   registerPeopleRoutes,
   registerRegisterRoutes,
   registerOptOutRoutes,
