@@ -57,7 +57,15 @@ export interface WorkspaceRouteConfig {
   beforeSecondFactor?: boolean;
 }
 
-import type { WorkspaceNotice } from './workspace-page.ts';
+/**
+ * docs/workspace.md, « Bandeau »: one line atop every page while something needs the team now (a
+ * delivery given up), with a link to where it is handled — GOV.UK's « Notification banner », kept to
+ * one line so the first lead still fits the first screen of a phone.
+ */
+export interface WorkspaceNotice {
+  text: string;
+  href: string;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {

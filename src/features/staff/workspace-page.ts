@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AGENCY } from '../site/index.ts';
 import { html, type HtmlValue, type SafeHtml } from './html.ts';
-import type { Staff } from './workspace-context.ts';
+import type { Staff, WorkspaceNotice } from './workspace-context.ts';
 
 /** The workspace's stylesheet: the site's own, then a few rules of its own (workspace-styles.ts). */
 export const WORKSPACE_STYLESHEET = '/equipe/espace.css';
@@ -25,16 +25,6 @@ export const WORKSPACE_NAV: readonly WorkspaceNavItem[] = [
 ];
 
 export type WorkspaceSection = (typeof WORKSPACE_NAV)[number]['key'] | 'compte' | undefined;
-
-/**
- * docs/workspace.md, « Bandeau »: one line atop every page while something needs the team now (a
- * delivery given up), with a link to where it is handled — GOV.UK's « Notification banner », kept to
- * one line so the first lead still fits the first screen of a phone.
- */
-export interface WorkspaceNotice {
-  text: string;
-  href: string;
-}
 
 export interface WorkspacePageOptions {
   /** The page's h1 and the start of its <title>. */
