@@ -27,6 +27,7 @@ const POSTGRES_SUITES = [
   'test/features/inbox/team-summary.test.ts',
   // docs/workspace.md, « Répondre »: answers sent once, two nodes included, on both journals.
   'test/features/answers/answer-delivery.test.ts',
+  'test/features/inbox/answer-figures.test.ts',
 ];
 
 export default defineConfig({

@@ -2,7 +2,7 @@ import { firstNameOf, type Lead } from '../../kernel/lead/lead.ts';
 import { leadKindOf } from '../../kernel/schemas/lead-kinds.ts';
 import { SECTOR_LABELS } from '../../kernel/schemas/questionnaires.ts';
 import type { Sector } from '../../kernel/schemas/sectors.ts';
-import { AGENCY } from '../site/index.ts';
+import { AGENCY, typesetText } from '../site/index.ts';
 
 /** A template of site/agency.yaml (`mail.answers`, validated at build), its placeholders filled. */
 export interface FilledTemplate {
@@ -53,8 +53,9 @@ export function answerTemplates(
     service: serviceOf(lead),
     agence: agencyName,
   };
+  // Typeset as the e-mails' texts are (src/features/site/mail-identity.ts), before the person's words.
   const fill = (text: string) =>
-    text.replace(/\{([\p{L}]+)\}/gu, (_, name: string) => values[name]!);
+    typesetText(text).replace(/\{([\p{L}]+)\}/gu, (_, name: string) => values[name]!);
   const specific = (template: Template) => (template.sectors || template.services ? 0 : 1);
   return templates
     .filter((template) => applies(template, lead))

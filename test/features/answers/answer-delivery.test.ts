@@ -138,6 +138,15 @@ describe(`answers from the workspace (${defaultTestDialect})`, () => {
     expect(await page()).toContain('appel, note « Rappelé, devis à envoyer »');
     expect(await page()).toContain('<strong>Répondu</strong> par téléphone par claire');
     expect((await test.store.answers.list(leadId)).map((a) => a.channel)).toEqual(['phone']);
+    // docs/workspace.md, « Le tableau de bord »: the call is this week's first answer, in time.
+    const dashboard = await test.app.inject({
+      url: '/equipe/tableau-de-bord',
+      headers: { cookie: (await signIn(test.app, 'claire@agence.fr')).cookie },
+    });
+    expect(dashboard.body).toMatch(
+      /<th scope="row">claire<\/th><td>1<\/td><td>100\u00a0% \(1\)<\/td>/,
+    );
+    expect(dashboard.body).toContain('<th scope="row">Toute l’équipe</th><td>1</td>');
     expect((await test.store.deliveries.steps(leadId)).map((s) => s.destination)).not.toContain(
       'staff-answer',
     );
