@@ -19,6 +19,7 @@ import { backupDatabase, databaseStatus, migrateDatabase } from './db-commands.t
 import { deliveryStatus, dispatch, replayLeads } from './delivery-commands.ts';
 import { forgetPersonCommand, showPerson } from './people-commands.ts';
 import { exportLeads, listLeads, purgeLeads } from './leads-commands.ts';
+import { importJournal } from './import-command.ts';
 import { releaseLead } from './spam-commands.ts';
 import { previewMail } from './mail-commands.ts';
 import { PREVIEWS, type PreviewName } from './mail-previews.ts';
@@ -262,6 +263,15 @@ export function createProgram(io: CliIo): Command {
       const config = loadConfig();
       if (!(await releaseLead(config, id, stdout, stderr, createLogger(config, stderr))))
         io.exitCode = 1;
+    });
+  leads
+    .command('import')
+    .description(
+      'Après une restauration : reprend d’un journal mis de côté les demandes absentes de celui-ci, et les envois qu’il avait déjà faits.',
+    )
+    .argument('<journal>', 'le fichier SQLite mis de côté (ou son dossier), ou une URL PostgreSQL')
+    .action(async (from: string) => {
+      await importJournal(loadConfig(), from, stdout);
     });
   leads
     .command('status')

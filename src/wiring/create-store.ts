@@ -77,10 +77,12 @@ export async function openForReading(settings: StoreSettings): Promise<ReadOnlyD
     return { db, sqlite: undefined, schema: postgresSchema, close: () => db.destroy() };
   }
   assertJournalExists(settings);
-  const database = new SQLite(sqliteFile(settings.dataDir), {
-    readonly: true,
-    fileMustExist: true,
-  });
+  return openSqliteForReading(sqliteFile(settings.dataDir));
+}
+
+/** One SQLite journal file, read-only (a backup, a journal moved aside: `leads import`). */
+export function openSqliteForReading(file: string): ReadOnlyDatabase {
+  const database = new SQLite(file, { readonly: true, fileMustExist: true });
   database.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return { db, sqlite: database, schema: sqliteSchema, close: () => db.destroy() };

@@ -20,6 +20,7 @@ import type { JournalWrites } from '../kernel/journal/journal-writes.ts';
 import { SqlStaff } from '../features/staff/sql-staff.ts';
 import { SqlAnswers } from '../features/answers/sql-answers.ts';
 import type { Database } from '../kernel/journal/tables.ts';
+import { importLeads, type LeadsImport } from '../kernel/journal/journal-import.ts';
 
 /**
  * The journal in SQL that SQLite and PostgreSQL both run; what differs between them is `writes`, the
@@ -112,6 +113,10 @@ export class SqlStore implements Store {
 
   secret(purpose: string): Promise<string> {
     return databaseSecret(this.db, purpose);
+  }
+
+  importLeads(source: Kysely<Database>): Promise<LeadsImport> {
+    return importLeads(this.db, source);
   }
 
   async ping(): Promise<void> {

@@ -3,6 +3,9 @@ import type { JournalEntry } from '../lead/journal-entry.ts';
 import type { LeadStatus } from '../lead/lead-status.ts';
 import type { ConfirmationSends } from '../lead/confirmation-cap.ts';
 import type { Deliveries } from '../lead/deliveries.ts';
+import type { Kysely } from 'kysely';
+import type { LeadsImport } from './journal-import.ts';
+import type { Database } from './tables.ts';
 
 export type { JournalEntry };
 
@@ -36,6 +39,11 @@ export interface Store {
    * database (the bot trap's token key: docs/api-decisions.md, "Bot trap").
    */
   secret(purpose: string): Promise<string>;
+  /**
+   * docs/operations.md, « Restore »: brings in the leads of another journal (one moved aside) that
+   * this one lacks, and the steps it had finished.
+   */
+  importLeads(source: Kysely<Database>): Promise<LeadsImport>;
   /** Throws when the database cannot be reached (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
