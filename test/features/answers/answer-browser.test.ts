@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inviteStaff } from '../../../src/features/staff/invitations.ts';
 import { validContact } from '../../helpers/app.ts';
-import { axeViolations, withAxe } from '../../helpers/browser-axe.ts';
+import { axeViolations } from '../../helpers/browser-axe.ts';
 import { useSiteInChromium } from '../../helpers/browser-site.ts';
-import { watchProblems } from '../../helpers/browser.ts';
+import { signedInPage } from '../../helpers/browser-staff.ts';
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.ts';
 
-const PASSWORD = 'le café du matin est prêt';
 const INBOUND = 'reponses@agence.example';
 
 const RUNS = [
@@ -57,31 +55,13 @@ describe('answering a lead in Chromium (docs/workspace.md)', () => {
       await expect.poll(() => toProspect().length).toBe(1);
       const confirmation = toProspect()[0]!.email;
 
-      const email = `claire-${width}@agence.fr`;
-      const { link } = await inviteStaff(test.store, {
-        email,
-        role: 'member',
-        siteUrl: origin,
-        now: new Date(),
-        invitedBy: null,
-      });
-      const context = await chromium.newContext({
-        viewport: { width, height: 900 },
-        javaScriptEnabled: javaScript,
-      });
-      if (javaScript) await withAxe(context);
-      const page = await context.newPage();
-      const problems = watchProblems(page, (_url, status) => status === 401);
-      await page.goto(link);
-      await page.getByLabel('Votre nom').fill(staffName);
-      await page.getByLabel(/^Mot de passe/).fill(PASSWORD);
-      await page.getByLabel(/^Le même mot de passe/).fill(PASSWORD);
-      await page.getByRole('button', { name: 'Enregistrer mon mot de passe' }).click();
-      await page.waitForURL(`${origin}/equipe/connexion?bienvenue`);
-      await page.getByLabel(/^Adresse e-mail/).fill(email);
-      await page.getByLabel(/^Mot de passe/).fill(PASSWORD);
-      await page.getByRole('button', { name: 'Se connecter' }).click();
-      await page.waitForURL(`${origin}/equipe`);
+      const { page, problems } = await signedInPage(
+        chromium,
+        origin,
+        test.store,
+        { email: `claire-${width}@agence.fr`, name: staffName, role: 'member' },
+        { width, javaScript },
+      );
 
       await page.getByRole('link', { name: `Sophie Laurent${width}` }).click();
       await page.waitForURL(/\/equipe\/prospects\/[^/]+$/);

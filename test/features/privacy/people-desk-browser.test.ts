@@ -2,14 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { inviteStaff } from '../../../src/features/staff/invitations.ts';
 import { postJson } from '../../helpers/api-assertions.ts';
 import { validContact } from '../../helpers/app.ts';
-import { axeViolations, withAxe } from '../../helpers/browser-axe.ts';
+import { axeViolations } from '../../helpers/browser-axe.ts';
 import { useSiteInChromium } from '../../helpers/browser-site.ts';
-import { watchProblems } from '../../helpers/browser.ts';
-
-const PASSWORD = 'le café du matin est prêt';
+import { BROWSER_PASSWORD, signedInPage } from '../../helpers/browser-staff.ts';
 
 /**
  * docs/workspace.md, « Personnes et RGPD »: find a person, download them, erase them (gone from the
@@ -38,33 +35,14 @@ describe('the people desk in Chromium (docs/workspace.md)', () => {
           );
         expect(outbox().some((mail) => mail.includes(person))).toBe(true);
 
-        const email = `rgpd-${run}@agence.fr`;
-        const { link } = await inviteStaff(test.store, {
-          email,
+        const { page, problems } = await signedInPage(
+          chromium,
+          origin,
+          test.store,
           // docs/workspace.md, « Personnes et RGPD »: erasing is for admins.
-          role: 'admin',
-          siteUrl: origin,
-          now: new Date(),
-          invitedBy: null,
-        });
-        const context = await chromium.newContext({
-          viewport: { width, height: 800 },
-          javaScriptEnabled: javaScript,
-          acceptDownloads: true,
-        });
-        if (javaScript) await withAxe(context);
-        const page = await context.newPage();
-        const problems = watchProblems(page);
-        await page.goto(link);
-        await page.getByLabel('Votre nom').fill('Camille Martin');
-        await page.getByLabel(/^Mot de passe/).fill(PASSWORD);
-        await page.getByLabel(/^Le même mot de passe/).fill(PASSWORD);
-        await page.getByRole('button', { name: 'Enregistrer mon mot de passe' }).click();
-        await page.waitForURL(`${origin}/equipe/connexion?bienvenue`);
-        await page.getByLabel(/^Adresse e-mail/).fill(email);
-        await page.getByLabel(/^Mot de passe/).fill(PASSWORD);
-        await page.getByRole('button', { name: 'Se connecter' }).click();
-        await page.waitForURL(`${origin}/equipe`);
+          { email: `rgpd-${run}@agence.fr`, name: 'Camille Martin', role: 'admin' },
+          { width, javaScript, acceptDownloads: true },
+        );
 
         await page.getByRole('link', { name: 'Personnes' }).click();
         await page.waitForURL(`${origin}/equipe/personnes`);
@@ -91,7 +69,7 @@ describe('the people desk in Chromium (docs/workspace.md)', () => {
         await check(page, width, javaScript);
         await page.getByLabel(/Ajouter aussi l’adresse à la liste d’opposition/).check();
         // The admin's password, in the POST that erases (docs/workspace.md, « Re-authentication »).
-        await page.getByLabel(/^Votre mot de passe, ou un code/).fill(PASSWORD);
+        await page.getByLabel(/^Votre mot de passe, ou un code/).fill(BROWSER_PASSWORD);
         await page.getByRole('button', { name: 'Effacer définitivement' }).click();
         await expect
           .poll(() => page.getByRole('heading', { level: 1 }).textContent())
