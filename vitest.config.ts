@@ -25,6 +25,9 @@ const POSTGRES_SUITES = [
   // docs/workspace.md: the dashboard's figures and the team's daily summary on both journals.
   'test/features/inbox/dashboard.test.ts',
   'test/features/inbox/team-summary.test.ts',
+  // docs/workspace.md, « Répondre »: answers sent once, two nodes included, on both journals.
+  'test/features/answers/answer-delivery.test.ts',
+  'test/features/inbox/answer-figures.test.ts',
 ];
 
 export default defineConfig({

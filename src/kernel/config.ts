@@ -68,6 +68,8 @@ export interface Config {
     providerChosen: boolean;
     from: string;
     agencyEmail: string;
+    /** INBOUND_ADDRESS: Reply-To of the workspace's answers (docs/emails.md). */
+    inboundAddress: string | undefined;
     timeoutMs: number;
     smtpUrl: string | undefined;
     brevo: {
@@ -203,6 +205,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       providerChosen: env.MAIL_PROVIDER !== undefined,
       from: env.MAIL_FROM,
       agencyEmail: env.AGENCY_EMAIL,
+      inboundAddress: env.INBOUND_ADDRESS,
       timeoutMs: env.PROVIDER_TIMEOUT_MS,
       smtpUrl: env.SMTP_URL,
       brevo: {

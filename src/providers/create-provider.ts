@@ -33,14 +33,15 @@ export function createProvider(
 }
 
 /** What a provider keeps in the journal database: its rate budgets, the links' signing key. */
-export type ProviderJournal = Pick<Store, 'budgets'> & {
-  newsletter: Pick<Store['newsletter'], 'signingKey'> &
-    Partial<Pick<Store['newsletter'], 'earlierRequests'>>;
-};
+export type ProviderJournal = Pick<Store, 'budgets'> &
+  Partial<Pick<Store, 'answers'>> & {
+    newsletter: Pick<Store['newsletter'], 'signingKey'> &
+      Partial<Pick<Store['newsletter'], 'earlierRequests'>>;
+  };
 
 function mailProvider(
   config: Config,
-  { budgets, newsletter }: ProviderJournal,
+  { budgets, newsletter, answers }: ProviderJournal,
   identity: MailIdentity,
 ): Provider {
   const { mail } = config;
@@ -54,6 +55,8 @@ function mailProvider(
     ...(newsletter.earlierRequests && {
       earlierRequests: newsletter.earlierRequests.bind(newsletter),
     }),
+    ...(answers && { answers }),
+    ...(mail.inboundAddress && { inboundAddress: mail.inboundAddress }),
   };
   const by = `MAIL_PROVIDER=${mail.provider}`;
   switch (mail.provider) {

@@ -12,6 +12,8 @@ import { doubleOptInEmail } from '../features/newsletter/double-opt-in-email.ts'
 import { alertEmail } from '../features/delivery/dead-letter-alert-email.ts';
 import type { MailMessage, MailSettings } from '../kernel/mail/mail-message.ts';
 import { agencyNotification } from '../features/intake/notification-email.ts';
+import { answerEmail } from '../features/answers/answer-email.ts';
+import { ANSWER_DESTINATION, type AnswerJournal } from '../features/answers/answers.ts';
 
 /**
  * Sends one e-mail. `ref` names it for good: the same ref and role is the same message (Brevo's
@@ -31,6 +33,10 @@ export type SendMail = (
 export type ProviderMailSettings = MailSettings & {
   links: NewsletterLinks;
   earlierRequests?: NewsletterJournal['earlierRequests'];
+  /** docs/workspace.md, « Répondre »: the team's e-mail answers waiting to leave. */
+  answers?: Pick<AnswerJournal, 'unsent' | 'markSent'>;
+  /** INBOUND_ADDRESS: where a person's reply to an answer goes; unset, AGENCY_EMAIL. */
+  inboundAddress?: string;
 };
 
 /**
@@ -45,7 +51,7 @@ export function mailDestinations(
   /** The setting that says where the provider is reached (Destination.reachedThrough). */
   reachedThrough?: string,
 ): Destination[] {
-  const { links } = settings;
+  const { links, answers } = settings;
   // docs/delivery.md, « Each destination its own slots »: the provider's e-mails share one lane.
   const mail = { provider, lane: `${provider}:email`, sendsMail: true, reachedThrough } as const;
   return [
@@ -99,6 +105,37 @@ export function mailDestinations(
         }
       },
     },
+    ...(answers
+      ? [
+          {
+            name: ANSWER_DESTINATION,
+            ...mail,
+            // Planned only when a staff member answers (src/features/answers/sql-answers.ts).
+            appliesTo: () => false,
+            deliver: async (lead, signal) => {
+              const replyTo = settings.inboundAddress ?? settings.agencyEmail;
+              const sent: string[] = [];
+              // Every answer journaled and not sent yet, those journaled during this run included:
+              // its ref is the answer's, so a retry after a lost settle is the same message
+              // (the same Message-ID, Brevo's same idempotency key).
+              for (let unsent = await answers.unsent(lead.id); unsent.length > 0;) {
+                for (const answer of unsent) {
+                  const message = answerEmail(lead, answer, settings, replyTo);
+                  const detail = await send(
+                    message,
+                    { id: answer.id, receivedAt: lead.receivedAt },
+                    signal,
+                  );
+                  await answers.markSent(answer.id, detail, new Date());
+                  sent.push(detail);
+                }
+                unsent = await answers.unsent(lead.id);
+              }
+              return sent.join('; ') || 'aucune réponse à envoyer';
+            },
+          } satisfies Destination,
+        ]
+      : []),
   ];
 }
 

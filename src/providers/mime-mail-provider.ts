@@ -34,7 +34,6 @@ export interface MimeMailOptions {
  */
 export class MimeMailProvider implements Provider {
   readonly destinations: readonly Destination[];
-  private readonly sender;
   private readonly host;
 
   constructor(
@@ -43,7 +42,6 @@ export class MimeMailProvider implements Provider {
     private readonly handOver: (mail: ComposedMail, signal: AbortSignal) => Promise<void>,
     private readonly options: MimeMailOptions = {},
   ) {
-    this.sender = senderOf(settings);
     this.host = new URL(settings.siteUrl).hostname;
     this.destinations = mailDestinations(name, settings, this.send, options.reachedThrough);
   }
@@ -67,8 +65,9 @@ export class MimeMailProvider implements Provider {
   private readonly send: SendMail = async (message, ref, signal) => {
     signal.throwIfAborted();
     const messageId = `<${ref.id}.${message.role}@${this.host}>`;
-    const raw = composeMime(message, { from: this.sender, messageId, date: new Date() });
-    const envelope = { from: this.sender.address, to: message.to.address };
+    const from = senderOf(this.settings, message);
+    const raw = composeMime(message, { from, messageId, date: new Date() });
+    const envelope = { from: from.address, to: message.to.address };
     await this.handOver({ raw, envelope, ref, role: message.role }, signal);
     return messageId;
   };

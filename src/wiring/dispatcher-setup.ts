@@ -34,6 +34,7 @@ export function createDispatcherFor(
     ),
     alerts: store.alerts,
     announce: (alert, signal) => provider.alertAgency(alert, signal),
+    siteUrl: config.siteUrl,
     log,
     policy: deliveryRetryPolicy(config),
     timeoutMs: config.mail.timeoutMs,

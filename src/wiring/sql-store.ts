@@ -18,6 +18,7 @@ import { SqlRateBudgets } from '../features/delivery/sql-rate-budgets.ts';
 import { databaseSecret } from '../kernel/journal/sql-secrets.ts';
 import type { JournalWrites } from '../kernel/journal/journal-writes.ts';
 import { SqlStaff } from '../features/staff/sql-staff.ts';
+import { SqlAnswers } from '../features/answers/sql-answers.ts';
 import type { Database } from '../kernel/journal/tables.ts';
 import { importLeads, type LeadsImport } from '../kernel/journal/journal-import.ts';
 
@@ -38,6 +39,7 @@ export class SqlStore implements Store {
   readonly work: SqlLeadWork;
   readonly optOut: SqlOptOut;
   readonly teamSummaries: SqlTeamSummaries;
+  readonly answers: SqlAnswers;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -59,6 +61,7 @@ export class SqlStore implements Store {
     this.work = new SqlLeadWork(db, search);
     this.optOut = new SqlOptOut(db, (address) => this.people.reference(address));
     this.teamSummaries = new SqlTeamSummaries(db);
+    this.answers = new SqlAnswers(db);
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {

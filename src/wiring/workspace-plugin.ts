@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../kernel/config.ts';
 import type { Dispatcher } from '../features/delivery/dispatcher.ts';
+import { deliveryNotice } from '../features/delivery/index.ts';
 import type { Provider } from '../features/delivery/provider.ts';
 import type { Store } from '../kernel/journal/store.ts';
 import { FORM_MEDIA_TYPE } from '../kernel/http/body-parsers.ts';
@@ -10,6 +11,7 @@ import { registerRateLimit, type RateLimitSettings } from '../kernel/http/limits
 import { ApiError } from '../kernel/schemas/error-catalog.ts';
 import { hashOf, readManifest } from '../kernel/http/site/site-files.ts';
 import { WORKSPACE_PATH } from '../kernel/schemas/workspace-paths.ts';
+import { registerAnswerRoutes } from '../features/answers/answer-routes.ts';
 import { registerAccountRoutes } from '../features/staff/account-routes.ts';
 import { registerDashboardRoutes } from '../features/inbox/dashboard-routes.ts';
 import { registerInboxRoutes } from '../features/inbox/inbox-routes.ts';
@@ -64,6 +66,7 @@ const CORS_HEADERS = [
 const PAGES: readonly WorkspacePages[] = [
   registerInboxRoutes,
   registerLeadPageRoutes,
+  registerAnswerRoutes,
   registerPeopleRoutes,
   registerRegisterRoutes,
   registerOptOutRoutes,
@@ -167,6 +170,12 @@ export async function registerWorkspace(
         return refusalPage(reply, 429, 'Trop de demandes', `${error.message} ${error.hint}`);
       });
       registerGuard(scope, context, policy, settings);
+      // docs/workspace.md, « Bandeau »: while a delivery cause is open, every page says so.
+      scope.addHook('preHandler', async (request) => {
+        if (request.staff && request.method === 'GET') {
+          request.notice = deliveryNotice(await deps.store.alerts.open(), now());
+        }
+      });
 
       scope.get(
         WORKSPACE_STYLESHEET.slice(WORKSPACE_PATH.length),

@@ -1,13 +1,9 @@
-import { createBotTrap } from '../../src/features/intake/forms/bot-trap.ts';
 import { Ajv } from 'ajv';
-import { validatorCompiler } from '../../src/kernel/http/validator.ts';
 import addFormats from 'ajv-formats';
-import Fastify from 'fastify';
 import { Type, type Static } from 'typebox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Intake } from '../../src/features/intake/intake.ts';
+import { describe, expect, it } from 'vitest';
 import type { Lead } from '../../src/kernel/lead/lead.ts';
-import { registerApi } from '../../src/features/intake/api-plugin.ts';
+import { useKindsApi } from '../helpers/kinds-api.ts';
 import { confirmationEmail } from '../../src/features/intake/confirmation-email.ts';
 import { agencyNotification } from '../../src/features/intake/notification-email.ts';
 import { mcpInstructions } from '../../src/mcp/server-info.ts';
@@ -64,29 +60,7 @@ const quoteLead = (data: QuoteRequest) =>
   ({ kind: 'quote', data, id: 'lead-1', receivedAt: new Date(0) }) as unknown as Lead;
 
 describe('a fourth lead kind needs one schema and one descriptor (docs/architecture.md)', () => {
-  const submitted: unknown[] = [];
-  const app = Fastify();
-  // The app's validator (src/app.ts), which knows the schemas' own keywords (x-phone, x-choices).
-  app.setValidatorCompiler(validatorCompiler);
-
-  beforeAll(async () => {
-    // The intake is the domain's, not under test here: it answers as for a known address.
-    const intake = {
-      submit: async (request: unknown) => {
-        submitted.push(request);
-        return { existing: true };
-      },
-    } as Intake;
-    await registerApi(app, {
-      intake,
-      bodyLimit: 65536,
-      rateLimit: { perMinute: 0 },
-      botTrap: createBotTrap('test key', { minFillMs: 3000 }),
-      kinds: KINDS,
-    });
-    await app.ready();
-  });
-  afterAll(() => app.close());
+  const { app, submitted } = useKindsApi(KINDS, { existing: true });
 
   it('gets a route that validates with its schema and answers `existing`', async () => {
     const ok = await app.inject({

@@ -1,9 +1,6 @@
-import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Intake } from '../../src/features/intake/intake.ts';
+import { describe, expect, it } from 'vitest';
 import type { Lead } from '../../src/kernel/lead/lead.ts';
-import { createBotTrap } from '../../src/features/intake/forms/bot-trap.ts';
-import { registerApi } from '../../src/features/intake/api-plugin.ts';
+import { useKindsApi } from '../helpers/kinds-api.ts';
 import { confirmationEmail } from '../../src/features/intake/confirmation-email.ts';
 import { agencyNotification } from '../../src/features/intake/notification-email.ts';
 import { toolOf } from '../../src/mcp/lead-tools.ts';
@@ -16,7 +13,6 @@ import {
   leadKindOf,
   type LeadKindDescriptor,
 } from '../../src/kernel/schemas/lead-kinds.ts';
-import { validatorCompiler } from '../../src/kernel/http/validator.ts';
 import { webhookEventSchema } from '../../src/kernel/schemas/webhook-event.ts';
 import { SITE_DIR } from '../../src/features/site/build.ts';
 import { developersReference } from '../../src/features/site/developers-reference.ts';
@@ -45,29 +41,7 @@ const contactLead = () =>
   ({ kind: 'contact', data: BODY, id: 'lead-1', receivedAt: new Date(0) }) as unknown as Lead;
 
 describe('a new optional field is one line of its schema (docs/architecture.md)', () => {
-  const submitted: unknown[] = [];
-  const app = Fastify();
-  // The app's validator (src/app.ts), which knows the schemas' own keywords (x-phone, x-choices).
-  app.setValidatorCompiler(validatorCompiler);
-
-  beforeAll(async () => {
-    // The intake is the domain's, not under test here.
-    const intake = {
-      submit: async (request: unknown) => {
-        submitted.push(request);
-        return { existing: false };
-      },
-    } as Intake;
-    await registerApi(app, {
-      intake,
-      bodyLimit: 65536,
-      rateLimit: { perMinute: 0 },
-      botTrap: createBotTrap('test key', { minFillMs: 3000 }),
-      kinds: KINDS,
-    });
-    await app.ready();
-  });
-  afterAll(() => app.close());
+  const { app, submitted } = useKindsApi(KINDS, { existing: false });
 
   it('is accepted by the route within its bound, refused past it', async () => {
     const ok = await app.inject({ method: 'POST', url: '/api/contact', payload: BODY });

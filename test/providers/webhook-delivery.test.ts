@@ -170,7 +170,12 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
       Array(3).fill(webhookIdFor(leadId, destination())),
     );
     expect(alerts()).toHaveLength(1);
-    expect(alerts()[0]!.email.text).toContain(`${leadId}  ${destination()} (webhook), 3 essai(s)`);
+    // The lead by name, with a link to its page, and what failed in plain words.
+    expect(alerts()[0]!.email.subject).toBe('1 envoi abandonné : Marie Dupont');
+    expect(alerts()[0]!.email.text).toContain('Marie Dupont, reçue le');
+    expect(alerts()[0]!.email.text).toContain(`/equipe/prospects/${leadId}`);
+    expect(alerts()[0]!.email.text).toContain('le webhook vers 127.0.0.1 répond 500');
+    expect(alerts()[0]!.email.text).toContain(`${destination()}, 3 essais`);
     const steps = await stepsOf(app);
     expect(steps.filter((s) => !isWebhook(s)).map((s) => s.status)).toEqual(['done', 'done']);
     expect(sink.received.filter((mail) => mail !== alerts()[0])).toHaveLength(2);
@@ -194,7 +199,8 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
 
     // One alert per cause (docs/delivery.md, « Alerts »): the receiver is gone, and the lead it
     // held back is counted there, not in a second e-mail about the dead step.
-    const alerts = () => sink.received.filter((mail) => mail.email.subject?.includes('leadgate'));
+    const alerts = () =>
+      sink.received.filter((mail) => mail.email.subject?.startsWith('Livraison') ?? false);
     await until('the alert e-mail', () => alerts().length > 0, 15_000);
     // Ten times the longest retry delay (DELIVERY_RETRY_MAX_MS) later, and rounds after that: a
     // dead step is never claimed again.
@@ -205,11 +211,12 @@ describe('webhooks as delivery destinations (docs/webhooks.md)', () => {
     expect(webhookSteps.map((s) => [s.status, s.attempts])).toEqual([['dead', 1]]);
     expect(receiver.received).toHaveLength(1);
     expect(alerts()).toHaveLength(1);
-    expect(alerts()[0]!.email.subject).toContain(`${destination()} (webhook) est bloquée`);
-    expect(alerts()[0]!.email.text).toContain('ce destinataire n’existe plus');
-    expect(alerts()[0]!.email.text).toContain(
-      'Demandes abandonnées pour cette destination : 1 ; « leadgate leads replay »',
+    expect(alerts()[0]!.email.subject).toBe(
+      'Livraison bloquée : le webhook vers 127.0.0.1 répond 410',
     );
+    expect(alerts()[0]!.email.text).toContain('ce destinataire n’existe plus');
+    expect(alerts()[0]!.email.text).toContain('0 demande attend, 1 demande abandonnée');
+    expect(alerts()[0]!.email.text).toContain('« Relancer » sur la fiche');
   });
 
   it('e-mails that cannot go out do not hold the webhooks: each lead reaches the receiver once', async () => {

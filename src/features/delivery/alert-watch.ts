@@ -5,9 +5,11 @@ import {
   type AlertCause,
   type DeliveryAlert,
   type DeliveryAlerts,
+  type LeadUrl,
 } from './alerts.ts';
 import { withDeadline, describeError } from './deadline.ts';
 import { deadStepsAlert } from './dead-steps-alert.ts';
+import { destinationWords } from './alert-words.ts';
 import type { ClaimedStep, Deliveries, StepOutcome } from '../../kernel/lead/deliveries.ts';
 import {
   DestinationGoneError,
@@ -30,6 +32,8 @@ export interface AlertWatchDependencies {
   /** Every destination a provider serves (a refused key blocks them all). */
   destinationsOfProvider(provider: string): readonly string[];
   reachedThrough(destination: string): string | undefined;
+  /** Each lead an alert names links to its page in the workspace (where « Relancer » is). */
+  leadUrl: LeadUrl;
   log: LeadLog;
   timeoutMs: number;
   /** A failure that names no setting opens a cause once one step failed this many times… */
@@ -59,6 +63,7 @@ export function createAlertWatch({
   destinationsOf,
   destinationsOfProvider,
   reachedThrough,
+  leadUrl,
   log,
   timeoutMs,
   alertAfterAttempts,
@@ -113,7 +118,7 @@ export function createAlertWatch({
       return {
         key: `${step.destination}:gone`,
         ...where,
-        fix: `WEBHOOK_URLS : ce destinataire n’existe plus ; corriger ou retirer son adresse, puis « leadgate leads replay --destination ${step.destination} »`,
+        fix: `WEBHOOK_URLS : ce destinataire n’existe plus ; corriger ou retirer son adresse, puis « Relancer » sur la fiche des demandes abandonnées`,
         said: error.message,
       };
     }
@@ -141,7 +146,9 @@ export function createAlertWatch({
       holds: destinationsOf(laneOf(step.destination)),
       fix: unreachable
         ? `${step.provider} ne répond pas : vérifier que le service est joignable${setting ? ` à l’adresse que donne ${setting}` : ''} ; rien à faire s’il s’agit d’une panne passagère`
-        : `${setting ? `${setting} : ` : ''}${step.provider} répond mais refuse chaque envoi : vérifier le compte chez ce prestataire (quota, limite d’envoi, compte suspendu, identifiants) ; rien à faire s’il s’agit d’une panne passagère`,
+        : step.provider === 'webhook'
+          ? `vérifier ${destinationWords(step.destination).check} ; rien à faire s’il s’agit d’une panne passagère`
+          : `${setting ? `${setting} : ` : ''}${step.provider} répond mais refuse chaque envoi : vérifier le compte chez ce prestataire (quota, limite d’envoi, compte suspendu, identifiants) ; rien à faire s’il s’agit d’une panne passagère`,
       said: describeError(error),
       // The attempts that failed before the cause opened count too: the alert tells how many calls failed.
       count: failing.has(key) ? 1 : streak.failures,
@@ -201,7 +208,7 @@ export function createAlertWatch({
     const untold = dead.filter((step) => !covered(step));
     if (untold.length === 0) return;
     const mailPathFailing = untold.some((step) => sendsMail(step.destination));
-    if (await sendOrLog('dead-steps', deadStepsAlert(untold, mailPathFailing))) {
+    if (await sendOrLog('dead-steps', deadStepsAlert(untold, mailPathFailing, leadUrl))) {
       for (const step of untold) {
         log
           .child({ leadId: step.leadId, destination: step.destination })
@@ -244,9 +251,9 @@ export function createAlertWatch({
     async check(): Promise<void> {
       const taken = await alerts.takeToAnnounce(now());
       const opened = await announceEach(taken.opened, (alert) =>
-        openedAlert(alert, sendsMail(alert.destination)),
+        openedAlert(alert, sendsMail(alert.destination), leadUrl),
       );
-      const healed = await announceEach(taken.healed, healedAlert);
+      const healed = await announceEach(taken.healed, (alert) => healedAlert(alert, leadUrl));
       await alerts.close(healed.sent);
       await alerts.release({ opened: opened.unsent, healed: healed.unsent });
       const open = await alerts.open();

@@ -1,4 +1,7 @@
-import { frenchDateTime } from '../../kernel/lead/french-date.ts';
+import { frenchDateTime, frenchPlural } from '../../kernel/lead/french-date.ts';
+import { blocksText, type MailBlock } from '../../kernel/mail/mail-blocks.ts';
+import { oneLine } from '../../kernel/schemas/one-line.ts';
+import { destinationWords, plainCause, technicalWords } from './alert-words.ts';
 /**
  * The agency's delivery alerts (docs/delivery.md, « Alerts »): one per cause, not per lead. A cause
  * opens when a destination fails for a reason someone has to fix (a setting, a Brevo object), or
@@ -40,6 +43,8 @@ export interface DeliveryAlert extends AlertCause {
   announcedAt: Date | null;
   /** When a step of its destination went through again; null while open. */
   healedAt: Date | null;
+  /** The leads it holds back (waiting or given up), oldest first, at most a page of them. */
+  leads: readonly AffectedLead[];
 }
 
 /** Where the journal keeps them (the workspace's banner and dashboard read `open()`). */
@@ -66,11 +71,27 @@ export interface DeliveryAlerts {
   close(healed: readonly DeliveryAlert[]): Promise<void>;
 }
 
+/** A lead a cause holds back or a step given up: named, with a link to its page (« Relancer »). */
+export interface AffectedLead {
+  id: string;
+  name: string;
+  receivedAt: Date;
+  /** Given up (`dead`): it waits for « Relancer » on its page. */
+  givenUp: boolean;
+}
+
+/** The lead's page in the workspace, as an absolute URL (SITE_URL + leadPagePath). */
+export type LeadUrl = (leadId: string) => string;
+
 /** What goes to the agency, by e-mail and through ALERT_WEBHOOK_URL (docs/delivery.md, « Alerts »). */
 export interface AgencyAlert {
   /** Names this message for good (the e-mail's idempotency key and Message-ID derive from it). */
   id: string;
   subject: string;
+  /** The heading of the e-mail, in the agency's mail layout (src/kernel/mail/mail-layout.ts). */
+  title: string;
+  blocks: readonly MailBlock[];
+  /** The same blocks as text: what ALERT_WEBHOOK_URL posts. */
   text: string;
   /**
    * The failing destination is the agency's own e-mail path (the provider's e-mails): an e-mail
@@ -79,56 +100,132 @@ export interface AgencyAlert {
   mailPathFailing: boolean;
 }
 
+export function agencyAlert(parts: Omit<AgencyAlert, 'text'>): AgencyAlert {
+  return { ...parts, text: blocksText(parts.blocks) };
+}
+
+/** At most this many leads are named in one alert; the rest are counted (the dashboard lists them). */
+const NAMED_LEADS = 20;
+
+/** « Marie Dupont, reçue le 2 décembre 2026 à 8 h 16 », each with a link to its page. */
+export function leadBlocks(
+  leads: readonly AffectedLead[],
+  leadUrl: LeadUrl,
+  said: (lead: AffectedLead) => string = () => '',
+): MailBlock[] {
+  const rest = leads.length - NAMED_LEADS;
+  return [
+    ...leads.slice(0, NAMED_LEADS).map((lead): MailBlock => ({
+      kind: 'paragraph',
+      text: `${oneLine(lead.name)}, reçue le ${at(lead.receivedAt)}${said(lead)}.`,
+      link: { label: 'Ouvrir la fiche', url: leadUrl(lead.id) },
+    })),
+    ...(rest > 0
+      ? [
+          {
+            kind: 'paragraph' as const,
+            text: `Et ${rest} ${frenchPlural(rest, 'autre', 'autres')}.`,
+          },
+        ]
+      : []),
+  ];
+}
+
 /**
  * When, as the agency reads it (« 28 novembre 2026 à 2 h 54 », Paris time): an ISO timestamp would
  * also be read by the alert channel's masking as a phone number (docs/delivery.md, « Alerts »).
  */
 const at = frenchDateTime;
 
-/** « vers agency-notification, confirmation-email (smtp) », and how to say « these destinations ». */
-function placeOf(alert: DeliveryAlert) {
-  return {
-    where: `${alert.holds.join(', ')} (${alert.provider})`,
-    these: alert.holds.length > 1 ? 'ces destinations' : 'cette destination',
-  };
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * « le webhook vers crm.example répond 500 »: the cause of an alert in plain words; a cause that
+ * holds every destination of a provider names the provider's sending service.
+ */
+export function causeWords(
+  alert: Pick<DeliveryAlert, 'key' | 'destination' | 'said' | 'provider' | 'holds'>,
+): string {
+  return `${labelOf(alert)} ${plainCause(alert.said, alert.key.endsWith(':unreachable'))}`;
 }
 
-export function openedAlert(alert: DeliveryAlert, mailPathFailing: boolean): AgencyAlert {
-  const { where, these } = placeOf(alert);
-  return {
+function labelOf(alert: Pick<DeliveryAlert, 'destination' | 'provider' | 'holds'>): string {
+  return alert.holds.length > 1
+    ? `le service d’envoi ${alert.provider}`
+    : destinationWords(alert.destination).label;
+}
+
+/** « 3 demandes attendent, 1 demande abandonnée ». */
+function heldWords({ waiting, givenUp }: Pick<DeliveryAlert, 'waiting' | 'givenUp'>): string {
+  return [
+    `${waiting} ${frenchPlural(waiting, 'demande attend', 'demandes attendent')}`,
+    ...(givenUp > 0
+      ? [`${givenUp} ${frenchPlural(givenUp, 'demande abandonnée', 'demandes abandonnées')}`]
+      : []),
+  ].join(', ');
+}
+
+export function openedAlert(
+  alert: DeliveryAlert,
+  mailPathFailing: boolean,
+  leadUrl: LeadUrl,
+): AgencyAlert {
+  const cause = causeWords(alert);
+  return agencyAlert({
     id: `alert-open-${alert.key}-${alert.since.getTime()}`,
-    subject: `leadgate : la livraison vers ${where} est bloquée`,
-    text: [
-      `La livraison vers ${where} échoue depuis le ${at(alert.since)}.`,
-      `Réponse du prestataire : ${alert.said}`,
-      `À corriger : ${alert.fix}`,
-      `Demandes en attente pour ${these} : ${alert.waiting} (${alert.count} essai(s) en échec).`,
-      ...(alert.givenUp > 0
+    subject: `Livraison bloquée : ${cause}`,
+    title: 'Des demandes ne partent plus',
+    blocks: [
+      {
+        kind: 'paragraph',
+        text: `${capitalized(cause)} depuis le ${at(alert.since)} (heure de Paris) : ${heldWords(alert)}.`,
+      },
+      ...(alert.leads.length > 0
         ? [
-            `Demandes abandonnées pour ${these} : ${alert.givenUp} ; « leadgate leads replay » les transmet une fois la cause corrigée.`,
+            { kind: 'heading' as const, text: 'Demandes concernées' },
+            ...leadBlocks(alert.leads, leadUrl),
           ]
         : []),
-      'Rien à relancer : elles partent d’elles-mêmes une fois la cause corrigée, et un message le dira.',
-    ].join('\n'),
+      { kind: 'heading', text: 'Ce qu’il faut vérifier' },
+      { kind: 'paragraph', text: `À corriger : ${alert.fix}` },
+      {
+        kind: 'paragraph',
+        text: 'Les demandes en attente partent d’elles-mêmes une fois la cause corrigée, et un message le dira ; une demande abandonnée repart avec « Relancer » sur sa fiche.',
+      },
+      { kind: 'paragraph', small: true, text: `Réponse technique : ${technicalWords(alert.said)}` },
+    ],
     mailPathFailing,
-  };
+  });
 }
 
-export function healedAlert(alert: DeliveryAlert): AgencyAlert {
-  const { where, these } = placeOf(alert);
-  return {
+export function healedAlert(alert: DeliveryAlert, leadUrl: LeadUrl): AgencyAlert {
+  const label = labelOf(alert);
+  return agencyAlert({
     id: `alert-healed-${alert.key}-${alert.since.getTime()}`,
-    subject: `leadgate : la livraison vers ${where} fonctionne de nouveau`,
-    text: [
-      `Rétabli le ${at(alert.healedAt ?? alert.lastAt)} : la livraison vers ${where} fonctionne de nouveau.`,
-      `La cause signalée le ${at(alert.since)} : ${alert.said}`,
-      `Demandes encore en attente pour ${these} : ${alert.waiting} ; elles partent maintenant.`,
+    subject: `Livraison rétablie : ${label} fonctionne de nouveau`,
+    title: 'Les demandes repartent',
+    blocks: [
+      {
+        kind: 'paragraph',
+        text: `${capitalized(label)} fonctionne de nouveau depuis le ${at(alert.healedAt ?? alert.lastAt)} (heure de Paris), après un blocage signalé le ${at(alert.since)}.`,
+      },
+      {
+        kind: 'paragraph',
+        text: `${alert.waiting} ${frenchPlural(alert.waiting, 'demande encore en attente part', 'demandes encore en attente partent')} maintenant.`,
+      },
       ...(alert.givenUp > 0
         ? [
-            `Demandes abandonnées pour ${these} : ${alert.givenUp} ; « leadgate leads replay » les transmet maintenant.`,
+            {
+              kind: 'paragraph' as const,
+              text: `${alert.givenUp} ${frenchPlural(alert.givenUp, 'demande abandonnée attend', 'demandes abandonnées attendent')} « Relancer » sur sa fiche :`,
+            },
+            ...leadBlocks(
+              alert.leads.filter((lead) => lead.givenUp),
+              leadUrl,
+            ),
           ]
         : []),
-    ].join('\n'),
+    ],
     mailPathFailing: false,
-  };
+  });
 }

@@ -1,17 +1,19 @@
 import type { AgencyAlert } from './alerts.ts';
-import { escapeHtml, type MailMessage, type MailSettings } from '../../kernel/mail/mail-message.ts';
+import { mailHtml, mailText, type MailPage } from '../../kernel/mail/mail-layout.ts';
+import { headerSafe, type MailMessage, type MailSettings } from '../../kernel/mail/mail-message.ts';
 
-/** A delivery alert (docs/delivery.md, « Alerts ») as an e-mail to the agency: its lines, as written. */
+/**
+ * A delivery alert (docs/delivery.md, « Alerts ») as an e-mail to the agency, in its mail layout
+ * (docs/emails.md): the subject names a lead, a stranger's words, so it is made header-safe.
+ */
 export function alertEmail(alert: AgencyAlert, settings: MailSettings): MailMessage {
-  const [intro = '', ...rest] = alert.text.split('\n');
+  const { identity, siteUrl } = settings;
+  const page: MailPage = { title: alert.title, preview: alert.subject, blocks: alert.blocks };
   return {
     role: 'dead-letter-alert',
-    to: { name: 'Agence', address: settings.agencyEmail },
-    subject: alert.subject,
-    text: alert.text,
-    html: `<!doctype html><html lang="fr"><body><p>${escapeHtml(intro)}</p><ul>${rest
-      .filter((line) => line !== '')
-      .map((line) => `<li>${escapeHtml(line)}</li>`)
-      .join('')}</ul></body></html>`,
+    to: { name: identity.agencyName, address: settings.agencyEmail },
+    subject: headerSafe(alert.subject, 150),
+    text: mailText(page, identity, siteUrl),
+    html: mailHtml(page, identity, siteUrl),
   };
 }

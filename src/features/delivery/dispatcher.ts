@@ -10,6 +10,7 @@ import { SILENT_LOG, type LeadLog } from './lead-log.ts';
 import { BudgetExhaustedError } from './rate-budget.ts';
 import { afterFailure, type RetryPolicy } from './retry-policy.ts';
 import { planUnplannedLeads } from './unplanned-leads.ts';
+import { leadPagePath } from '../../kernel/schemas/workspace-paths.ts';
 
 export interface DispatcherDependencies {
   deliveries: Deliveries;
@@ -18,6 +19,8 @@ export interface DispatcherDependencies {
   alerts: DeliveryAlerts;
   /** Tells the agency about an alert (one per cause, or one per batch of dead steps). */
   announce(alert: AgencyAlert, signal: AbortSignal): Promise<void>;
+  /** SITE_URL + a lead's page: every lead an alert names links there (docs/delivery.md, « Alerts »). */
+  siteUrl: string;
   policy: RetryPolicy;
   /** PROVIDER_TIMEOUT_MS: bound on one step, budget wait included, unless its destination sets its own. */
   timeoutMs: number;
@@ -95,6 +98,7 @@ export function createDispatcher({
   destinations,
   alerts,
   announce,
+  siteUrl,
   policy,
   timeoutMs,
   concurrency,
@@ -140,6 +144,7 @@ export function createDispatcher({
     destinationsOfProvider: (provider) =>
       destinations.filter((each) => each.provider === provider).map((each) => each.name),
     reachedThrough: (destination) => byName.get(destination)?.reachedThrough,
+    leadUrl: (leadId) => `${siteUrl}${leadPagePath(leadId)}`,
     log,
     timeoutMs,
     alertAfterAttempts,

@@ -6,3 +6,5 @@ export type { Dispatcher } from './dispatcher.ts';
 export type { OutgoingMail, Provider } from './provider.ts';
 export { afterFailure } from './retry-policy.ts';
 export type { RetryPolicy } from './retry-policy.ts';
+export { deliveryNotice } from './alert-banner.ts';
+export type { DeliveryNotice } from './alert-banner.ts';

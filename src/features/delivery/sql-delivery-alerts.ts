@@ -1,8 +1,13 @@
 import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
-import type { AlertCause, DeliveryAlert, DeliveryAlerts } from './alerts.ts';
+import type { AffectedLead, AlertCause, DeliveryAlert, DeliveryAlerts } from './alerts.ts';
+import { leadName } from '../../kernel/lead/lead.ts';
+import type { LeadRequest } from '../../kernel/schemas/lead-kinds.ts';
 import { maskText } from '../../kernel/lead/masking.ts';
 import { storableText } from '../../kernel/journal/lead-rows.ts';
 import type { Database, DeliveryAlertsTable } from '../../kernel/journal/tables.ts';
+
+/** Steps read to name the leads an alert holds: enough for a page of names per cause. */
+const AFFECTED_LEADS = 100;
 
 type Taken = { opened: readonly DeliveryAlert[]; healed: readonly DeliveryAlert[] };
 
@@ -162,6 +167,37 @@ export class SqlDeliveryAlerts implements DeliveryAlerts {
       .where('status', 'in', ['pending', 'retrying', 'dead'])
       .groupBy(['destination', 'status'])
       .execute();
+    // The leads held, named in the alert and the banner (one page of them: the rest are counted).
+    const affected = await this.db
+      .selectFrom('delivery_steps')
+      .innerJoin('leads', 'leads.id', 'delivery_steps.lead_id')
+      .select([
+        'leads.id',
+        'leads.kind',
+        'leads.payload',
+        'leads.received_at',
+        'delivery_steps.destination',
+        'delivery_steps.status',
+      ])
+      .where('delivery_steps.destination', 'in', [...new Set([...held.values()].flat())])
+      .where('delivery_steps.status', 'in', ['pending', 'retrying', 'dead'])
+      .orderBy('delivery_steps.received_at')
+      .limit(AFFECTED_LEADS)
+      .execute();
+    const leadsOf = (destinations: readonly string[]): AffectedLead[] => {
+      const byId = new Map<string, AffectedLead>();
+      for (const row of affected.filter((each) => destinations.includes(each.destination))) {
+        const givenUp = row.status === 'dead' || (byId.get(row.id)?.givenUp ?? false);
+        const lead = { kind: row.kind, data: JSON.parse(row.payload) } as LeadRequest;
+        byId.set(row.id, {
+          id: row.id,
+          name: leadName(lead),
+          receivedAt: new Date(row.received_at),
+          givenUp,
+        });
+      }
+      return [...byId.values()];
+    };
     const countOf = (destinations: readonly string[], statuses: readonly string[]) =>
       counts
         .filter((row) => destinations.includes(row.destination) && statuses.includes(row.status))
@@ -180,6 +216,7 @@ export class SqlDeliveryAlerts implements DeliveryAlerts {
       givenUp: countOf(held.get(row.key)!, ['dead']),
       announcedAt: row.announced_at === null ? null : new Date(row.announced_at),
       healedAt: row.healed_at === null ? null : new Date(row.healed_at),
+      leads: leadsOf(held.get(row.key)!),
     }));
   }
 }

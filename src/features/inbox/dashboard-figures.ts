@@ -1,4 +1,5 @@
 import { ANSWERED_KINDS, PROMISED_HOURS } from './answer-promise.ts';
+import { answerFigures, median, type AnswerFigures } from './answer-figures.ts';
 import { summarizeBacklog, type BacklogSummary } from '../delivery/index.ts';
 import {
   addDays,
@@ -23,6 +24,8 @@ export interface WeekFigures {
   /** Of those, started within the promised 24 business hours. */
   startedInTime: number;
   caught: CaughtCount[];
+  /** The leads first answered that week (e-mail or call), against the 24-hour promise. */
+  answers: AnswerFigures;
 }
 
 /** What /equipe/tableau-de-bord shows (docs/workspace.md, « Le tableau de bord »). */
@@ -38,23 +41,17 @@ export interface DashboardFigures {
   failing: InboxEntry[];
 }
 
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 async function weekFigures(
   store: Store,
   from: Date,
   to: Date,
   hours: BusinessHours,
 ): Promise<WeekFigures> {
-  const [received, starts, caught] = await Promise.all([
+  const [received, starts, caught, firsts] = await Promise.all([
     store.work.countReceived(from, to),
     store.work.startTimes(from, to),
     store.work.caughtByReason(from, to),
+    store.answers.firstAnswers(from, to),
   ]);
   const delays = starts.map(({ receivedAt, startedAt }) =>
     businessMsBetween(receivedAt, startedAt, hours),
@@ -67,6 +64,7 @@ async function weekFigures(
     started: delays.length,
     startedInTime: delays.filter((ms) => ms <= PROMISED_HOURS * 3_600_000).length,
     caught,
+    answers: answerFigures(firsts, hours),
   };
 }
 

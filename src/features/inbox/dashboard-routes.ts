@@ -6,6 +6,7 @@ import { SPAM_REASONS, spamReasonLabel, type SpamReason } from '../../kernel/lea
 import { LEAD_KINDS } from '../../kernel/schemas/lead-kinds.ts';
 import { barChart, type ChartRow } from './bar-chart.ts';
 import { dashboardFigures, type WeekFigures } from './dashboard-figures.ts';
+import type { AnswerFigures, AnswerLine } from './answer-figures.ts';
 import { html, type HtmlValue } from '../staff/index.ts';
 import { DELIVERY_LABELS, kindLabel, personName } from './lead-views.ts';
 import type { WorkspaceContext } from '../staff/index.ts';
@@ -64,6 +65,24 @@ function caughtRows(weeks: readonly WeekFigures[]): ChartRow[] {
     .filter((row) => row.values.some((value) => value > 0));
 }
 
+/**
+ * docs/workspace.md, « Le tableau de bord »: the leads first answered this week (e-mail or call),
+ * the share within the promised 24 business hours, the median and the slowest, per person and
+ * overall.
+ */
+function answersTable({ overall, perPerson }: AnswerFigures): HtmlValue {
+  if (!overall) return html`<p>Aucune première réponse cette semaine.</p>`;
+  const row = (line: AnswerLine, head: string) =>
+    html`<tr><th scope="row">${head}</th><td>${line.answered}</td><td>${Math.round((100 * line.inTime) / line.answered)}\u00a0% (${line.inTime})</td><td>${frenchDuration(line.medianMs)}</td><td>${frenchDuration(line.slowestMs)}</td></tr>`;
+  return scrollingTable(
+    'Premières réponses de la semaine',
+    html`<table><caption>Premières réponses de la semaine en cours (e-mail ou appel, temps ouvré depuis l’arrivée)</caption>
+<thead><tr><th scope="col">Qui</th><th scope="col">Prospects répondus</th><th scope="col">Dans les 24 heures ouvrées</th><th scope="col">Délai médian</th><th scope="col">Le plus lent</th></tr></thead>
+<tbody>${perPerson.map((line) => row(line, line.name!))}</tbody>
+<tfoot>${row(overall, 'Toute l’équipe')}</tfoot></table>`,
+  );
+}
+
 /** `/equipe/tableau-de-bord`: the week's leads, the 24-hour promise, delivery and spam at a glance. */
 export function registerDashboardRoutes(scope: FastifyInstance, context: WorkspaceContext): void {
   scope.get('/tableau-de-bord', async (request, reply) => {
@@ -92,6 +111,8 @@ ${figureTable('Prospects reçus par type', byKind)}</div>
 <div>${barChart({ id: 'recus-canal', title: 'Prospects reçus par canal', series: SERIES, rows: byChannel })}
 ${figureTable('Prospects reçus par canal', byChannel)}</div>
 </div>
+<h2>Réponses aux prospects</h2>
+${answersTable(thisWeek.answers)}
 <h2>Délai avant « en cours »</h2>
 ${scrollingTable(
   'Délai avant « en cours »',

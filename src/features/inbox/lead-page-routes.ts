@@ -17,6 +17,7 @@ import { formText } from '../staff/index.ts';
 import type { WorkspaceContext } from '../staff/index.ts';
 import { refusalPage } from '../staff/index.ts';
 import { csrfField, parisTime, scrollingTable, sendWorkspacePage } from '../staff/index.ts';
+import { renderAnswerSection } from '../answers/index.ts';
 
 const STEP_LABELS: Record<string, string> = {
   pending: 'En attente',
@@ -46,12 +47,13 @@ export function registerLeadPageRoutes(scope: FastifyInstance, context: Workspac
       context.now(),
     );
     await context.recordStaffAction(staff, 'view-lead', `lead:${id}`);
-    const [activity, steps, names, others, optedOut] = await Promise.all([
+    const [activity, steps, names, others, optedOut, answering] = await Promise.all([
       context.store.work.activity(id),
       context.store.deliveries.steps(id),
       staffNames(context),
       context.store.work.page({ search: emailOf(entry.lead), limit: 20 }),
       context.store.optOut.find(emailOf(entry.lead)),
+      renderAnswerSection(context, request, entry.lead),
     ]);
     const data = entry.lead.data as Record<string, unknown>;
     const fields = Object.entries(data).filter(
@@ -74,12 +76,13 @@ export function registerLeadPageRoutes(scope: FastifyInstance, context: Workspac
     const email = emailOf(entry.lead);
     const body = html`<p>${kindLabel(entry.lead.kind)} reçue le ${parisTime(entry.lead.receivedAt)} · ${channelLabel(entry)} · livraison : ${DELIVERY_LABELS[entry.status]}${due ? html` · réponse due avant ${parisTime(due)}${due <= context.now() ? html` <strong class="overdue">(en retard)</strong>` : ''}` : ''}</p>
 ${optedOut ? html`<p class="notice">Adresse dans la liste d’opposition depuis le ${parisTime(optedOut.addedAt)} : ses demandes sont gardées ici mais transmises à personne.</p>` : ''}
-<p>${mailtoHref(email) ? html`<a class="button" href="${mailtoHref(email)}">Répondre</a>` : ''} <a href="/equipe/prospects/${id}/personne">Tout ce qui est gardé de cette personne</a></p>
+<p>${answering ? html`<a class="button" href="#repondre">Répondre</a> ` : ''}${mailtoHref(email) ? html`<a href="${mailtoHref(email)}">Écrire depuis ma messagerie</a>` : ''} <a href="/equipe/prospects/${id}/personne">Tout ce qui est gardé de cette personne</a></p>
 <h2>Ce que la personne a envoyé</h2>
 <dl>${fields.map(([name, value]) => html`<dt>${fieldLabel(entry.lead.kind, name)}</dt><dd>${name === kindFields.phone && phone ? (phone.dial ? html`<a href="tel:${phone.dial}">${oneLine(phone.display)}</a>` : oneLine(phone.display)) : isOneLineField(schemaOf(name)) ? oneLine(String(value)) : String(value)}</dd>`)}</dl>
 ${Object.keys(answers).length ? html`<h2>Réponses au questionnaire</h2><dl>${Object.entries(answers).map(([question, answer]) => html`<dt>${question}${findQuestion(sector, question) ? '' : html` <em>(question inconnue du questionnaire)</em>`}</dt><dd>${answer}</dd>`)}</dl>` : ''}
 <h2>Consentement</h2>
 ${entry.lead.consent ? html`<p>Version ${entry.lead.consent.version}, donné le ${parisTime(entry.lead.consent.givenAt)} (canal ${entry.lead.consent.channel}${entry.lead.consent.page ? html`, page ${entry.lead.consent.page}` : ''}${entry.lead.consent.network ? html`, réseau ${entry.lead.consent.network}` : ''}).</p>` : html`<p>Reçue avant l’enregistrement des consentements.</p>`}
+${answering}
 <h2>Suivi</h2>
 <form method="post" action="/equipe/prospects/${id}/suivi">${csrf}
 <p><label for="statut">Statut</label><select id="statut" name="statut">${WORK_STATUSES.map((status) => html`<option value="${status}"${status === entry.work.status ? html` selected` : ''}>${WORK_STATUS_LABELS[status]}</option>`)}</select></p>

@@ -1,4 +1,4 @@
-import { emailOf } from '../../kernel/lead/lead.ts';
+import { leadName } from '../../kernel/lead/lead.ts';
 import { channelOf, LEAD_CHANNEL_LABELS, type InboxEntry } from './lead-work.ts';
 import type { LeadStatus } from '../../kernel/lead/lead-status.ts';
 import { leadKindOf, textField, type LeadKind } from '../../kernel/schemas/lead-kinds.ts';
@@ -27,13 +27,7 @@ export function kindLabel(kind: string): string {
 }
 
 export function personName(entry: InboxEntry): string {
-  const descriptor = leadKindOf(entry.lead.kind);
-  const data = entry.lead.data;
-  const name = [descriptor.fields.firstName, descriptor.fields.lastName]
-    .map((field) => textField(data, field))
-    .filter(Boolean)
-    .join(' ');
-  return oneLine(name || emailOf(entry.lead));
+  return oneLine(leadName(entry.lead));
 }
 
 /** An audit's sector by its French name, or a contact's service. */

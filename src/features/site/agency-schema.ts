@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { LEAD_KINDS } from '../../kernel/schemas/lead-kinds.ts';
 import { SECTORS, type Sector } from '../../kernel/schemas/sectors.ts';
 
 /**
@@ -100,6 +101,38 @@ export const PriceRangeSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** docs/emails.md, « La réponse de l’équipe »: the placeholders an answer template may use. */
+export const ANSWER_PLACEHOLDERS = ['prénom', 'service', 'agence'] as const;
+
+const answerText = Type.String({
+  minLength: 1,
+  pattern: `^(?:[^{}]|\\{(?:${ANSWER_PLACEHOLDERS.join('|')})\\})*$`,
+  message: `doit être un texte dont les seules accolades sont ${ANSWER_PLACEHOLDERS.map((name) => `{${name}}`).join(', ')}`,
+});
+
+/**
+ * One answer template of the lead page's composer (docs/workspace.md, « Répondre »): offered for
+ * the lead kinds named, and, when set, only for these audited sectors or a requested service
+ * containing one of these words.
+ */
+export const AnswerTemplateSchema = Type.Object(
+  {
+    title: text(),
+    kinds: Type.Array(
+      Type.Union(
+        LEAD_KINDS.filter((kind) => kind.confirmsToSender).map((kind) => Type.Literal(kind.kind)),
+        { message: 'doit être un type de demande qui attend une réponse (contact, audit)' },
+      ),
+      { minItems: 1, message: 'doit nommer au moins un type de demande' },
+    ),
+    sectors: Type.Optional(sectorList),
+    services: Type.Optional(Type.Array(text())),
+    subject: answerText,
+    text: answerText,
+  },
+  { additionalProperties: false },
+);
+
 export const AgencySchema = Type.Object(
   {
     name: text(),
@@ -189,6 +222,8 @@ export const AgencySchema = Type.Object(
           { subject: text(), intro: text(), button: text(), validity: text() },
           { additionalProperties: false },
         ),
+        /** The composer's answer templates (docs/workspace.md, « Répondre »). */
+        answers: Type.Optional(Type.Array(AnswerTemplateSchema)),
       },
       { additionalProperties: false },
     ),
@@ -222,4 +257,5 @@ export type Person = Static<typeof PersonSchema>;
 export type Reference = Static<typeof ReferenceSchema>;
 export type PriceRange = Static<typeof PriceRangeSchema>;
 export type Picture = Static<typeof picture>;
+export type AnswerTemplate = Static<typeof AnswerTemplateSchema>;
 export type { TSchema };

@@ -1,3 +1,8 @@
+import {
+  ERROR_FIELDS,
+  SUCCESS_FIELDS,
+  type AnswerField,
+} from '../../kernel/schemas/answer-fields.ts';
 import { apiEndpoints } from '../../kernel/schemas/api-endpoints.ts';
 import { CONSENT_WORDINGS } from '../../kernel/schemas/consent.ts';
 import { frenchList } from '../../kernel/schemas/french-text.ts';
@@ -152,7 +157,7 @@ function endpointSection(siteUrl: string, endpoint: ApiAction): string {
 function privacySection(siteUrl: string): string {
   return `${endpointSection(siteUrl, PRIVACY_ACTION)}
 
-Réponse : \`{"success": true, "confirmation": "sent"}\`, ou \`"already_sent"\` quand un lien est déjà parti vers cette adresse dans les 24 heures (un par adresse au plus). Pas d’en-tête \`Idempotency-Key\` ici : renvoyer la demande ne fait qu’envoyer le même lien, dans la même limite. La page [Vos données](${siteUrl}${PRIVACY_PAGE_PATH}) porte le même formulaire pour les personnes.`;
+Réponse : \`{"success": true, "confirmation": "sent"}\`, ou \`"already_sent"\` quand un lien est déjà parti vers cette adresse pour le même type de demande dans les 24 heures (un par adresse et par type au plus : une demande d’effacement reçoit son propre lien même si une désinscription attend). Pas d’en-tête \`Idempotency-Key\` ici : renvoyer la demande ne fait qu’envoyer le même lien, dans la même limite. La page [Vos données](${siteUrl}${PRIVACY_PAGE_PATH}) porte le même formulaire pour les personnes.`;
 }
 
 /** What an agent must obtain from the person, wording by wording (the texts the journal records). */
@@ -191,6 +196,11 @@ function mcpSection(siteUrl: string, kinds: readonly LeadKindDescriptor[]): stri
 Les ${inFrenchWords(apiEndpoints(kinds).length)} actions existent en outils MCP sur \`${siteUrl}/mcp\` (transport Streamable HTTP, sans session, sans authentification) : ${tools}. Mêmes champs, mêmes règles et mêmes erreurs (\`code\`, \`message\`, \`hint\`, \`field\`, dans le résultat d’outil en erreur) ; l’argument \`idempotency_key\` joue le rôle de l’en-tête \`Idempotency-Key\`. Les questionnaires des secteurs sont des ressources. Fiche du serveur (format brouillon) : [\`/.well-known/mcp/server-card.json\`](${siteUrl}/.well-known/mcp/server-card.json).`;
 }
 
+/** The optional fields of an answer, each with its schema's description (docs/api-decisions.md). */
+function fieldItems(fields: readonly AnswerField[]): string {
+  return fields.map(({ name, description }) => `  - \`${name}\` : ${description}`).join('\n');
+}
+
 /** The endpoints whose answer carries `existing` (spec 2.4), as prose. */
 function answersExisting(kinds: readonly LeadKindDescriptor[]): string {
   const paths = kinds.filter((kind) => kind.answersExisting).map((kind) => `\`POST ${kind.path}\``);
@@ -218,9 +228,11 @@ ${mcpSection(siteUrl, kinds)}
 
 ### Réponses
 
-- **200** : \`{"success": true}\` ; pour ${answersExisting(kinds)}, \`existing\` vaut \`true\` quand l’adresse était déjà connue. Une adresse déjà inscrite n’est pas une erreur.
+- **200** : \`{"success": true}\` ; pour ${answersExisting(kinds)}, \`existing\` vaut \`true\` quand l’adresse était déjà connue. Une adresse déjà inscrite n’est pas une erreur. Selon la demande, la réponse porte aussi :
+${fieldItems(SUCCESS_FIELDS)}
 - **303** : un formulaire HTML envoyé sans l’en-tête \`Accept: application/json\` est redirigé vers la page de remerciement de son point d’accès (${[...kinds, PRIVACY_ACTION].map((endpoint) => `\`${endpoint.thankYouPath}\``).join(', ')}).
-- **Erreurs** : \`{"success": false, "error": {"code": "…", "message": "…", "hint": "…", "field": "…"}}\`. Le \`code\` est stable et fait pour être testé ; \`field\` nomme le champ à corriger tel qu’il a été envoyé (absent quand l’erreur ne tient pas à un champ) ; \`message\` et \`hint\` sont des textes en français qui peuvent changer, et le \`hint\` s’applique tel quel.
+- **Erreurs** : \`{"success": false, "error": {"code": "…", "message": "…", "hint": "…", "field": "…"}}\`. Le \`code\` est stable et fait pour être testé ; \`field\` nomme le champ à corriger tel qu’il a été envoyé (absent quand l’erreur ne tient pas à un champ) ; \`message\` et \`hint\` sont des textes en français qui peuvent changer, et le \`hint\` s’applique tel quel. Une erreur 400 porte aussi :
+${fieldItems(ERROR_FIELDS)}
 
 ### Codes d’erreur
 

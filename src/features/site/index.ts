@@ -1,2 +1,3 @@
 /** What the other features use of site (docs/architecture.md). */
 export { AGENCY } from './agency.ts';
+export { typesetText } from './typeset.ts';

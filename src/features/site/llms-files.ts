@@ -1,3 +1,4 @@
+import { answerFieldsSentence } from '../../kernel/schemas/answer-fields.ts';
 import { apiEndpoints } from '../../kernel/schemas/api-endpoints.ts';
 import {
   endpointCount,
@@ -134,7 +135,7 @@ ${identityText()}
 
 Chaque page de ce site existe aussi en Markdown : ajoutez \`.md\` à son adresse (\`/index.md\` pour l’accueil) ou demandez-la avec l’en-tête \`Accept: text/markdown\`. Tout le contenu en un fichier : ${siteUrl}/llms-full.txt.
 
-Un assistant peut agir pour la personne qu’il aide, sans clé ni compte, en une seule requête par action : un \`POST\` avec l’en-tête \`Content-Type: application/json\` et l’un des corps ci-dessous, aux valeurs de la personne. Règle de consentement : n’envoyez une demande qu’avec l’accord explicite de la personne concernée. Un en-tête \`Idempotency-Key\` (un UUID) rend un nouvel essai sans risque de doublon. Une erreur répond en JSON avec \`error.code\`, \`error.field\` (le champ à corriger) et \`error.hint\`, applicable tel quel.
+Un assistant peut agir pour la personne qu’il aide, sans clé ni compte, en une seule requête par action : un \`POST\` avec l’en-tête \`Content-Type: application/json\` et l’un des corps ci-dessous, aux valeurs de la personne. Règle de consentement : n’envoyez une demande qu’avec l’accord explicite de la personne concernée. Un en-tête \`Idempotency-Key\` (un UUID) rend un nouvel essai sans risque de doublon. Une erreur répond en JSON avec \`error.code\`, \`error.field\` (le champ à corriger) et \`error.hint\`, applicable tel quel. ${answerFieldsSentence()}
 
 ${actionExamples(offered, siteUrl)}
 

@@ -31,6 +31,8 @@ export const STAFF_ACTIONS = {
   'status-change': 'Changement de statut',
   assign: 'Attribution',
   note: 'Note ajoutée',
+  answer: 'Réponse envoyée par e-mail',
+  call: 'Réponse par téléphone enregistrée',
   'privacy-request-add': 'Demande RGPD enregistrée',
   'privacy-request-update': 'Demande RGPD mise à jour',
   'opt-out-add': 'Adresse ajoutée à la liste d’opposition',

@@ -57,12 +57,24 @@ export interface WorkspaceRouteConfig {
   beforeSecondFactor?: boolean;
 }
 
+/**
+ * docs/workspace.md, « Bandeau »: one line atop every page while something needs the team now (a
+ * delivery given up), with a link to where it is handled — GOV.UK's « Notification banner », kept to
+ * one line so the first lead still fits the first screen of a phone.
+ */
+export interface WorkspaceNotice {
+  text: string;
+  href: string;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the session guard on every non-public workspace route (workspace-guard.ts). */
     staff?: Staff;
     /** The session's CSRF token: every form that POSTs carries it as `_csrf`. */
     csrfToken?: string;
+    /** What needs the team's attention now, one line atop every page (workspace-page.ts). */
+    notice?: WorkspaceNotice;
   }
   interface FastifyContextConfig {
     workspace?: WorkspaceRouteConfig;

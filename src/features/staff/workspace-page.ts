@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AGENCY } from '../site/index.ts';
 import { html, type HtmlValue, type SafeHtml } from './html.ts';
-import type { Staff } from './workspace-context.ts';
+import type { Staff, WorkspaceNotice } from './workspace-context.ts';
 
 /** The workspace's stylesheet: the site's own, then a few rules of its own (workspace-styles.ts). */
 export const WORKSPACE_STYLESHEET = '/equipe/espace.css';
@@ -35,6 +35,7 @@ export interface WorkspacePageOptions {
   csrfToken?: string;
   /** Which navigation entry is the current page (aria-current). */
   current?: WorkspaceSection;
+  notice?: WorkspaceNotice;
   body: HtmlValue;
 }
 
@@ -65,6 +66,7 @@ export function workspacePage({
   staff,
   csrfToken,
   current,
+  notice,
   body,
 }: WorkspacePageOptions): SafeHtml {
   const who = staff
@@ -89,6 +91,7 @@ ${who}
 </div>
 ${staff ? html`<div class="wrap">${navigation(staff, csrfToken, current)}</div>` : ''}
 </header>
+${notice ? html`<div class="workspace-notice" role="status"><p class="wrap"><span>${notice.text}</span> — <a href="${notice.href}">Voir</a></p></div>` : ''}
 <main id="contenu" class="wrap workspace-main">
 <h1>${title}</h1>
 ${body}
@@ -107,7 +110,14 @@ export function sendWorkspacePage(
   return reply
     .code(page.status ?? 200)
     .type('text/html; charset=utf-8')
-    .send(workspacePage({ ...page, staff: request.staff, csrfToken: request.csrfToken }).value);
+    .send(
+      workspacePage({
+        ...page,
+        staff: request.staff,
+        csrfToken: request.csrfToken,
+        notice: request.notice,
+      }).value,
+    );
 }
 
 const PARIS_TIME = new Intl.DateTimeFormat('fr-FR', {

@@ -1,5 +1,25 @@
 /** The workspace's few rules on top of the site's stylesheet (same colours, same contrast rules). */
 export const WORKSPACE_CSS = `
+.workspace-notice {
+  border-block: 2px solid #b45309;
+  background: #fff7ed;
+}
+.workspace-notice p {
+  display: flex;
+  gap: 0.25rem;
+  margin-block: 0;
+  padding-block: 0.625rem;
+  font-size: 0.9375rem;
+  line-height: 1.5;
+  white-space: nowrap;
+}
+.workspace-notice span {
+  overflow: hidden;
+  text-overflow: ellipsis;
+}
+.workspace-notice a {
+  font-weight: 700;
+}
 .workspace-main {
   padding-block: 1.5rem 3rem;
 }

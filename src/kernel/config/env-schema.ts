@@ -165,6 +165,14 @@ export const EnvSchema = Type.Object({
     expected: 'an e-mail address',
     description: 'Receives a notification with every field of every lead',
   }),
+  INBOUND_ADDRESS: Type.Optional(
+    Type.String({
+      pattern: `^${ADDRESS}$`,
+      expected: 'an e-mail address',
+      description:
+        'Reply-To of the answers sent from the workspace, where the prospect’s replies arrive; unset: AGENCY_EMAIL (docs/emails.md)',
+    }),
+  ),
   PROVIDER_TIMEOUT_MS: integer({
     minimum: 1,
     default: 8000,

@@ -1,4 +1,5 @@
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { leadAnswersMigration } from './lead-answers-migration.ts';
 import { privacyDeskMigration } from './privacy-desk-migration.ts';
 import { staffMigration } from './staff-migration.ts';
 
@@ -352,6 +353,8 @@ export function migrations(schema: DialectSchema): Readonly<Record<string, Migra
           .execute();
       },
     },
+    // docs/workspace.md, « Répondre »: the answers given from the lead page, e-mails and calls.
+    '2026-12-02-800-lead-answers': leadAnswersMigration,
   };
 }
 

@@ -278,4 +278,28 @@ export interface Database {
   lead_activity: LeadActivityTable;
   opt_outs: OptOutsTable;
   team_summaries: TeamSummariesTable;
+  lead_answers: LeadAnswersTable;
+}
+
+/**
+ * docs/workspace.md, « Répondre »: each answer a staff member gave a lead, by e-mail (sent by the
+ * `staff-answer` delivery step) or by phone (recorded, nothing sent).
+ */
+export interface LeadAnswersTable {
+  id: string;
+  lead_id: string;
+  at: string;
+  staff_id: string;
+  /** The staff member's name then (the e-mail's sender name, the history's « par »). */
+  staff_name: string;
+  /** `email` or `phone`. */
+  channel: string;
+  subject: string | null;
+  /** The e-mail's text, or the call's note. */
+  body: string;
+  /** The Message-ID of the confirmation it threads under (docs/emails.md); null when unknown. */
+  in_reply_to: string | null;
+  /** What the provider answered when it took the e-mail (its Message-ID); null until sent. */
+  sent_detail: string | null;
+  sent_at: string | null;
 }

@@ -38,6 +38,19 @@ export function firstNameOf(
   return textField(request.data, kind.fields.firstName) ?? '';
 }
 
+/**
+ * How the team names a lead (docs/workspace.md): « Marie Dupont », the first and last names given,
+ * or the address when the person gave no name.
+ */
+export function leadName(request: LeadRequest): string {
+  const kind = leadKindOf(request.kind);
+  const name = [kind.fields.firstName, kind.fields.lastName]
+    .map((field) => textField(request.data, field))
+    .filter(Boolean)
+    .join(' ');
+  return name || emailOf(request, kind);
+}
+
 /** Addresses are compared case-insensitively, so "Marie@X.fr" is known once subscribed as "marie@x.fr". */
 export function normalizeEmail(address: string): string {
   return address.trim().toLowerCase();

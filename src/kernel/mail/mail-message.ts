@@ -29,8 +29,19 @@ export interface MailMessage {
     | 'optin'
     | 'privacy-link'
     | 'privacy-answer'
-    | 'team-summary';
+    | 'team-summary'
+    | 'answer';
   to: MailAddress;
+  /**
+   * docs/emails.md, « La réponse de l’équipe »: the display name this one e-mail is sent under (the
+   * staff member's), MAIL_FROM's address kept; unset: the agency's sender name (senderOf).
+   */
+  senderName?: string;
+  /**
+   * RFC 5322 3.6.4: the Message-ID (angle brackets included) this e-mail answers, written as
+   * `In-Reply-To` and `References` so it threads under that message in the person's mailbox.
+   */
+  inReplyTo?: string;
   replyTo?: MailAddress;
   subject: string;
   text: string;
@@ -60,9 +71,13 @@ export function parseMailbox(text: string): MailAddress {
  * Who every e-mail is from (docs/emails.md): MAIL_FROM's address under the agency's sender name,
  * or MAIL_FROM's own name when the identity names none.
  */
-export function senderOf(settings: Pick<MailSettings, 'from' | 'identity'>): MailAddress {
+export function senderOf(
+  settings: Pick<MailSettings, 'from' | 'identity'>,
+  message?: Pick<MailMessage, 'senderName'>,
+): MailAddress {
   const { name, address } = parseMailbox(settings.from);
-  return { name: headerSafe(settings.identity.senderName, 70) || name, address };
+  const chosen = message?.senderName ?? settings.identity.senderName;
+  return { name: headerSafe(chosen, 70) || name, address };
 }
 
 /*

@@ -41,6 +41,10 @@ export function composeMime(message: MailMessage, envelope: MimeEnvelope): Buffe
     headerLine('Subject', unstructured(message.subject)) +
     headerLine('Message-ID', checked(envelope.messageId, MESSAGE_ID)) +
     headerLine('Date', envelope.date.toUTCString().replace('GMT', '+0000'));
+  if (message.inReplyTo) {
+    const parent = checked(message.inReplyTo, MESSAGE_ID);
+    head += headerLine('In-Reply-To', parent) + headerLine('References', parent);
+  }
   // RFC 2369 3.2: angle brackets around the URL; RFC 8058: a POST to it unsubscribes at once.
   if (message.listUnsubscribe) {
     head += headerLine('List-Unsubscribe', `<${checked(message.listUnsubscribe, URL_TEXT)}>`);

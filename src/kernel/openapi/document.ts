@@ -1,5 +1,6 @@
 import { ERROR_STATUS } from '../schemas/responses.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../schemas/idempotency-key.ts';
+import { answerFieldsSentence } from '../schemas/answer-fields.ts';
 import { apiEndpoints } from '../schemas/api-endpoints.ts';
 import {
   endpointCount,
@@ -188,7 +189,7 @@ export function buildOpenApiDocument(
       version: '1.0.0',
       summary:
         'Demande de contact ou de diagnostic gratuit, inscription à la lettre, audit sectoriel.',
-      description: `${endpointCount(apiEndpoints(kinds), { capitalized: true })} sans authentification. Corps en JSON (Content-Type: application/json) ou en formulaire HTML (application/x-www-form-urlencoded ; un champ répété est joint par une virgule). Un champ vide compte comme absent : obligatoire, il donne missing_field. Réponses en JSON, erreurs comprises, avec un code stable. Règle de consentement : n’envoyez une demande qu’avec l’accord explicite de la personne concernée, sur le texte de consentement de la demande (voir la propriété consent de chaque corps : la version actuelle y est citée mot pour mot) ; indiquez la version acceptée dans consent.version et, pour un assistant IA, consent.channel = agent. Chaque demande est enregistrée avec cette preuve (empreinte SHA-256 du texte, date, canal, réseau d’origine tronqué). Page lisible : /developers.`,
+      description: `${endpointCount(apiEndpoints(kinds), { capitalized: true })} sans authentification. Corps en JSON (Content-Type: application/json) ou en formulaire HTML (application/x-www-form-urlencoded ; un champ répété est joint par une virgule). Un champ vide compte comme absent : obligatoire, il donne missing_field. Réponses en JSON, erreurs comprises, avec un code stable. ${answerFieldsSentence()} Règle de consentement : n’envoyez une demande qu’avec l’accord explicite de la personne concernée, sur le texte de consentement de la demande (voir la propriété consent de chaque corps : la version actuelle y est citée mot pour mot) ; indiquez la version acceptée dans consent.version et, pour un assistant IA, consent.channel = agent. Chaque demande est enregistrée avec cette preuve (empreinte SHA-256 du texte, date, canal, réseau d’origine tronqué). Page lisible : /developers.`,
       contact: { name: 'Agence', url: `${siteUrl}/contact` },
       license: { name: 'Usage public de l’interface', url: `${siteUrl}/developers` },
     },

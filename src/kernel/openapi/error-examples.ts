@@ -32,6 +32,22 @@ function withMiscasedEmail(endpoint: ApiAction): object {
   );
 }
 
+/**
+ * The example body with two slips at once, its e-mail field misspelled and another required field
+ * left out: the answer lists both in `errors` and its hint ends with the corrected body.
+ */
+function withTwoSlips(endpoint: ApiAction): object {
+  const field = endpoint.fields.email;
+  const misspelled = `${field.slice(0, -2)}${field.slice(-1)}${field.slice(-2, -1)}`;
+  const required = (endpoint.schema as { required?: string[] }).required ?? [];
+  const left = required.find((name) => name !== field);
+  return Object.fromEntries(
+    Object.entries(endpoint.example)
+      .filter(([name]) => name !== left)
+      .map(([name, value]) => [name === field ? misspelled : name, value]),
+  );
+}
+
 /** Errors that do not depend on the endpoint, built by the same catalog the server answers with. */
 const GENERAL_EXAMPLES: Partial<Record<ErrorCode, ApiError>> = {
   not_found: apiErrors.notFound('POST', '/api/contacts'),
@@ -50,6 +66,7 @@ export function errorExamples(endpoint: ApiAction): Map<number, Record<string, o
     ['invalid_json', apiErrors.invalidJson(endpoint.example)],
     ['missing_field', validationAnswer(endpoint, {})],
     ['invalid_field', validationAnswer(endpoint, withMiscasedEmail(endpoint))],
+    ['several_problems', validationAnswer(endpoint, withTwoSlips(endpoint))],
     ...Object.entries(GENERAL_EXAMPLES).map(([code, error]): [string, ApiError] => [code, error]),
   ];
   const byStatus = new Map<number, Record<string, object>>();

@@ -119,7 +119,8 @@ export const apiErrors = {
   invalidField: (field: string, problem: string, hint: string, medium: Medium = 'json') =>
     new ApiError(
       'invalid_field',
-      `Le champ « ${field} » n’est pas valide : ${problem}.`,
+      // A problem that asks (« vouliez-vous dire … ? ») ends the sentence itself.
+      `Le champ « ${field} » n’est pas valide : ${problem}${problem.endsWith('?') ? '' : '.'}`,
       `${hint} ${SCHEMA_HINT[medium]}`,
       { field },
     ),

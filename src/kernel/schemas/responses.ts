@@ -7,11 +7,15 @@ export const SuccessResponseSchema = Type.Object(
   {
     success: Type.Literal(true),
     existing: Type.Optional(
-      Type.Boolean({ description: 'true quand l’adresse était déjà connue (lettre, audit).' }),
+      Type.Boolean({
+        title: 'l’adresse était déjà connue',
+        description: 'true quand l’adresse était déjà connue (lettre, audit).',
+      }),
     ),
     confirmation: Type.Optional(
       Type.Enum(CONFIRMATION_STANDINGS, {
         type: 'string',
+        title: 'newsletter : le lien de confirmation envoyé, déjà envoyé ou inutile',
         description:
           'Newsletter seulement : où en est l’adresse. `sent` : un e-mail avec un lien de confirmation part maintenant, la personne n’est inscrite qu’après avoir cliqué ; `already_sent` : un lien lui a déjà été envoyé récemment (au plus un e-mail par adresse et par 24 heures) et attend son clic, dites-lui de regarder sa boîte de réception et ses indésirables ; `not_needed` : l’adresse est déjà inscrite et confirmée, ou aucune confirmation n’est demandée.',
         examples: ['sent'],
@@ -28,6 +32,8 @@ export const SuccessResponseSchema = Type.Object(
           { additionalProperties: false },
         ),
         {
+          title:
+            'audit : ce qui, enregistré, mérite vérification ; `question_matched` signale une question presque exacte, rangée sous la vraie',
           description:
             'Audit seulement : ce qui a été enregistré mais mérite d’être vérifié (`unknown_choice` : une réponse hors des choix proposés ; `no_answers` : aucune réponse au questionnaire ; `question_matched` : une clé presque égale à une question, rangée sous cette question). Jamais un refus : la demande est enregistrée.',
         },
@@ -35,6 +41,7 @@ export const SuccessResponseSchema = Type.Object(
     ),
     reference: Type.Optional(
       Type.String({
+        title: 'la référence de la demande, à citer à l’agence',
         description:
           'Ajout au contrat : la référence de la demande enregistrée, à citer à l’agence (la même pour une demande renvoyée à l’identique). Elle figure aussi dans l’e-mail de confirmation.',
         examples: ['019ac5e2-3f10-7a1b-9c2d-4e5f6a7b8c9d'],
@@ -42,6 +49,8 @@ export const SuccessResponseSchema = Type.Object(
     ),
     answerBy: Type.Optional(
       Type.String({
+        title:
+          'contact et audit : la date et l’heure de la réponse promise, en UTC, à dire en heure de Paris',
         description:
           'Ajout au contrat, contact et audit : la date et l’heure (ISO 8601, UTC) auxquelles l’agence aura répondu au plus tard, 24 heures ouvrées après la demande (jours ouvrés, jours fériés français exceptés, heures d’ouverture de l’agence, heure de Paris). À dire à la personne en heure de Paris, par exemple « lundi 30 novembre à 12 h ».',
         examples: ['2026-11-30T11:00:00.000Z'],
@@ -115,6 +124,8 @@ export const ErrorResponseSchema = Type.Object(
           { additionalProperties: false },
         ),
         {
+          title:
+            'tous les problèmes de la requête à la fois, chacun avec `field`, `message` et `hint` ; le `hint` de `error` se termine par le corps corrigé, à renvoyer tel quel une fois complété',
           description:
             'Ajout au contrat (400 missing_field et invalid_field) : tous les problèmes de la requête à la fois, le premier étant `error`, pour tout corriger en un seul essai. Le `hint` de `error` les corrige tous et, pour un corps JSON, se termine par le corps corrigé (chaque valeur envoyée gardée, `<à compléter : …>` là où seule la personne peut répondre).',
         },

@@ -116,7 +116,7 @@ function invalidProblem(
   return {
     code: 'invalid_field',
     field,
-    message: `Le champ « ${field} » n’est pas valide : ${problem}.`,
+    message: apiErrors.invalidField(field, problem, hint).message,
     hint,
     fix,
     ...(apply && { apply }),
@@ -424,11 +424,12 @@ export function validationToApiError(errors: ErrorObject[], context: ValidationC
   const complete = problems.length < MAX_PROBLEMS;
   if (!first) return apiErrors.invalidJson(context.example);
   const medium = context.medium ?? 'json';
+  // A missing field's hint is the catalog's, which already says where the fields are described.
   const list: FieldError[] = problems.map(({ code, field, message, hint }) => ({
     code,
     field,
     message,
-    hint: `${hint} ${SCHEMA_HINT[medium]}`,
+    hint: hint.endsWith(SCHEMA_HINT[medium]) ? hint : `${hint} ${SCHEMA_HINT[medium]}`,
   }));
   const corrected = medium === 'form' || !complete ? undefined : correctedBody(problems, context);
   const what = medium === 'tool' ? 'Les arguments corrigés' : 'Le corps corrigé';

@@ -52,6 +52,11 @@ export function emailPayload(
         'List-Unsubscribe': `<${message.listUnsubscribe}>`,
         'List-Unsubscribe-Post': ONE_CLICK_UNSUBSCRIBE,
       }),
+      // docs/emails.md, « La réponse de l’équipe »: threads under the confirmation it answers.
+      ...(message.inReplyTo && {
+        'In-Reply-To': message.inReplyTo,
+        References: message.inReplyTo,
+      }),
       idempotencyKey: idempotencyKey(leadId, message.role),
     },
     tags: [`leadgate-${message.role}`],

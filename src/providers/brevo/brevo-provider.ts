@@ -139,7 +139,7 @@ export class BrevoProvider implements Provider {
 
   private readonly send: SendMail = (message, ref, signal) => {
     const payload = emailPayload(ref.id, message, {
-      sender: senderOf(this.options.mail),
+      sender: senderOf(this.options.mail, message),
       confirmationTemplateId: this.options.confirmationTemplateId,
     });
     return this.step(`could not send the ${message.role} e-mail`, async () => {

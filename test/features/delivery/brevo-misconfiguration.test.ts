@@ -92,10 +92,10 @@ describe('a Brevo account that misses an attribute (docs/brevo.md)', () => {
     );
     for (const id of ids) expect((await harness.store.find(id))?.status).toBe('failed');
     const [alert] = alertMails('bloquée');
-    expect(alert!.subject).toContain('crm-contact (brevo)');
+    expect(alert!.subject).toBe('Livraison bloquée : l’envoi vers le CRM Brevo répond 400');
     expect(alert!.textContent).toContain('Attribute SERVICE not found');
     expect(alert!.textContent).toContain('l’attribut SERVICE : le créer dans Brevo');
-    expect(alert!.textContent).toMatch(/Demandes en attente pour cette destination : 3 /);
+    expect(alert!.textContent).toContain('3 demandes attendent');
     // The state the workspace's banner reads: one cause, counted, with Brevo's words.
     const open = await harness.store.alerts.open();
     expect(open.map((cause) => cause.key)).toEqual(['brevo:attribute:SERVICE']);

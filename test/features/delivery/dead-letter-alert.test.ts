@@ -74,18 +74,18 @@ describe('the dead-letter alert over SMTP (docs/delivery.md)', () => {
     ]);
     // Three attempts, one e-mail to the agency, naming the lead, the step and the cause.
     expect(firstAlert!.envelopeTo).toEqual([AGENCY]);
-    expect(firstAlert!.email.text).toContain(
-      `réf. ${first}  confirmation-email (smtp), 3 essai(s)`,
-    );
-    expect(firstAlert!.email.text).toContain('injoignable-1@example.fr');
+    expect(firstAlert!.email.text).toContain('Marie Dupont, reçue le');
+    expect(firstAlert!.email.text).toContain(`/equipe/prospects/${first}`);
+    expect(firstAlert!.email.text).toContain('l’e-mail de confirmation à la personne répond 451');
+    expect(firstAlert!.email.text).toContain('confirmation-email, 3 essais');
     expect((await harness.store.find(first))?.status).toBe('dead');
 
     // A second lead dying later gets its own alert, which does not list the first one again.
     const second = await contactFrom('injoignable-2@example.fr');
     const [, secondAlert] = await waitForAlerts(2);
-    expect(secondAlert!.email.text).toContain(`réf. ${second}`);
-    expect(secondAlert!.email.text).not.toContain(`réf. ${first}`);
-    expect(secondAlert!.email.subject).toBe('leadgate : 1 envoi(s) abandonné(s)');
+    expect(secondAlert!.email.text).toContain(`/equipe/prospects/${second}`);
+    expect(secondAlert!.email.text).not.toContain(`/equipe/prospects/${first}`);
+    expect(secondAlert!.email.subject).toBe('1 envoi abandonné : Marie Dupont');
     // The agency was notified of each lead once, whatever the retries of the confirmation.
     expect(notifications()).toHaveLength(2);
     expect(alerts()).toHaveLength(2);

@@ -66,6 +66,7 @@ function dispatcherOn(store: Store, destination: Destination, busyConcurrency?: 
     destinations: [destination],
     alerts: store.alerts,
     announce: async () => {},
+    siteUrl: 'https://agence.example',
     policy: { baseMs: 1000, maxMs: 60_000, maxAttempts: 5, deadAfterMs: 3_600_000 },
     timeoutMs: 5000,
     concurrency: 16,

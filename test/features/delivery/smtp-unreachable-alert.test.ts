@@ -74,19 +74,17 @@ describe('an unreachable SMTP server and a dead lead (docs/delivery.md, « Alert
     const { text } = JSON.parse(hook.received[0]!.body) as { text: string };
     // The server holds every e-mail, so the alert names each e-mail destination and counts the
     // lead's two steps.
-    expect(text).toContain(
-      'la livraison vers confirmation-email, double-opt-in-email, agency-notification (smtp) est bloquée',
-    );
+    expect(text).toContain('Livraison bloquée : le service d’envoi smtp ne répond pas');
     expect(text).toContain('ECONNREFUSED');
     // Its times in French, Paris time, whole: masking keeps its hands off them.
     expect(text).toMatch(
-      /échoue depuis le \d{1,2}(er)? \p{L}+ \d{4} à \d{1,2}\u00a0h\u00a0\d{2}\./u,
+      /ne répond pas depuis le \d{1,2}(er)? \p{L}+ \d{4} à \d{1,2}\u00a0h\u00a0\d{2} \(heure de Paris\)/u,
     );
     expect(text).not.toContain('******');
     expect(text).toContain(
       'smtp ne répond pas : vérifier que le service est joignable à l’adresse que donne SMTP_URL',
     );
-    expect(text).toMatch(/Demandes en attente pour ces destinations : 2 /);
+    expect(text).toContain('2 demandes attendent');
 
     // The log: no stack trace, the cause opened once, however many attempts and checks went by.
     expect(lines.filter((line) => /\n\s+at |"stack"/.test(line))).toEqual([]);

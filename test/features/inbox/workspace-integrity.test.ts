@@ -1,11 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import PostalMime from 'postal-mime';
 import { describe, expect, it } from 'vitest';
 import { parseBusinessHours } from '../../../src/features/inbox/business-hours.ts';
 import { teamSummaryEmail } from '../../../src/features/inbox/team-summary-email.ts';
-import { loggerOptions } from '../../../src/kernel/observability/logging.ts';
 import { inviteStaff } from '../../../src/features/staff/invitations.ts';
 import { teamSummaryFacts } from '../../../src/features/inbox/team-summary-facts.ts';
 import { totpCode, totpStep } from '../../../src/features/staff/totp.ts';
@@ -14,11 +12,11 @@ import { postJson } from '../../helpers/api-assertions.ts';
 import { useTestApp, validContact } from '../../helpers/app.ts';
 import {
   activeMember,
-  FAST_SCRYPT,
   ORIGIN,
   PASSWORD,
   postForm,
   signIn,
+  signInSetup,
 } from '../staff/staff-session.ts';
 
 /*
@@ -27,21 +25,10 @@ import {
  * that carries one address, values meant to be one line shown on one line, search terms out of the
  * logs, no CORS header.
  */
-const clock = { now: new Date('2026-11-30T09:00:00Z') };
-const lines: string[] = [];
-const logStream = new Writable({
-  write(chunk, _encoding, done) {
-    lines.push(...chunk.toString().split('\n').filter(Boolean));
-    done();
-  },
-});
+const { clock, lines, options: signInOptions } = signInSetup();
 
 describe('the workspace’s integrity rules (docs/workspace.md)', () => {
-  const t = useTestApp({
-    passwordCost: FAST_SCRYPT,
-    now: () => clock.now,
-    logger: loggerOptions({ logLevel: 'info', secrets: [] }, logStream),
-  });
+  const t = useTestApp(signInOptions);
   let admin: { cookie: string; csrf: string } | undefined;
   const signedInAdmin = async () => {
     if (!admin) {

@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FORM_MESSAGES } from '../../../src/kernel/schemas/form-messages.ts';
-import { buildTestApp, type TestApp } from '../../helpers/app.ts';
-import { buildTestSite, type TestSite } from '../../helpers/site.ts';
+import { useSiteApp } from '../../helpers/site-app.ts';
 
-let site: TestSite;
-let t: TestApp;
-
-beforeAll(async () => {
-  site = await buildTestSite();
-  t = await buildTestApp({ siteDir: site.dir });
-});
-afterAll(async () => {
-  await t?.close();
-  site?.remove();
-});
+const served = useSiteApp();
 
 const post = (url: string, fields: Record<string, string>, accept?: string) =>
-  t.app.inject({
+  served.t.app.inject({
     method: 'POST',
     url,
     headers: {
@@ -64,7 +53,7 @@ describe('a refused form post: its page for a browser, JSON for a program (docs/
     const asked = await post('/api/contact', diagnostic, 'application/json');
     expect(asked.statusCode).toBe(400);
     expect(asked.json()).toMatchObject({ success: false, error: { code: 'invalid_field' } });
-    const json = await t.app.inject({
+    const json = await served.t.app.inject({
       method: 'POST',
       url: '/api/contact',
       headers: { 'content-type': 'application/json', accept: 'text/html' },

@@ -1,10 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import PostalMime, { type Email } from 'postal-mime';
+import type { Email } from 'postal-mime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIntake } from '../../../src/features/intake/intake.ts';
 import { createNewsletterLinks } from '../../../src/features/newsletter/newsletter-links.ts';
 import { postJson } from '../../helpers/api-assertions.ts';
+import { outboxMails as outboxMailsOf } from '../../helpers/outbox.ts';
 import { buildTestApp, validSubscribe, type TestApp } from '../../helpers/app.ts';
 import { startFakeBrevo, type FakeBrevo } from '../../helpers/fake-brevo.ts';
 import { acceptLead, subscribeLead } from '../../helpers/test-stores.ts';
@@ -25,14 +24,8 @@ afterEach(async () => {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The outbox's messages of one role (`<day>-<lead id>-<role>.eml`), parsed as a mail client would. */
-async function outboxMails(role: string): Promise<Email[]> {
-  const directory = join(t.dataDir, 'outbox');
-  const names = readdirSync(directory).filter((name) => name.endsWith(`-${role}.eml`));
-  return Promise.all(
-    names.sort().map((name) => PostalMime.parse(readFileSync(join(directory, name)))),
-  );
-}
+/** The outbox's messages of one role, parsed as a mail client would. */
+const outboxMails = (role: string) => outboxMailsOf(t.dataDir, role);
 
 function header(mail: Email, name: string): string | undefined {
   return mail.headers.find((entry) => entry.key === name.toLowerCase())?.value;

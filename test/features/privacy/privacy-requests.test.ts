@@ -1,12 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import PostalMime from 'postal-mime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postJson } from '../../helpers/api-assertions.ts';
 import { buildTestApp, validContact, type TestApp } from '../../helpers/app.ts';
+import { outboxMails } from '../../helpers/outbox.ts';
 
 /*
  * docs/consent.md, "Requests about one's data": POST /api/privacy and the MCP tool
@@ -23,12 +21,7 @@ const PERSON = 'marie.dupont@example.fr';
 
 /** The outbox's messages of one role, parsed as a mail client would. */
 async function outboxTexts(role: string): Promise<string[]> {
-  const directory = join(t.dataDir, 'outbox');
-  const names = readdirSync(directory).filter((name) => name.endsWith(`-${role}.eml`));
-  const mails = await Promise.all(
-    names.sort().map((name) => PostalMime.parse(readFileSync(join(directory, name)))),
-  );
-  return mails.map((mail) => mail.text ?? '');
+  return (await outboxMails(t.dataDir, role)).map((mail) => mail.text ?? '');
 }
 
 const linkIn = (text: string) =>

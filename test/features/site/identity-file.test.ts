@@ -77,6 +77,21 @@ describe('a mistake in the identity file is one French line with its line and fi
       says: 'contraste 1,5:1',
     },
     {
+      // docs/workspace.md, « Répondre »: only the placeholders the composer fills.
+      mistake: 'an answer template with an unknown placeholder',
+      from: 'subject: Votre demande à {agence}',
+      to: 'subject: Votre demande à {agency}',
+      field: 'mail.answers[0].subject',
+      says: 'dont les seules accolades sont {prénom}, {service}, {agence}',
+    },
+    {
+      mistake: 'an answer template for a sign-up, which asks no answer',
+      from: 'kinds: [contact]',
+      to: 'kinds: [subscribe]',
+      field: 'mail.answers[0].kinds[0]',
+      says: 'type de demande qui attend une réponse',
+    },
+    {
       mistake: 'a logo file that is not in images/',
       from: 'logo: logo.svg',
       to: 'logo: lumen.png',

@@ -1,18 +1,16 @@
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loggerOptions } from '../../../src/kernel/observability/logging.ts';
 import { totpCode, totpStep } from '../../../src/features/staff/totp.ts';
 import { buildTestApp, type TestApp } from '../../helpers/app.ts';
 import { defaultTestDialect } from '../../helpers/postgres-databases.ts';
 import {
   activeMember,
-  FAST_SCRYPT,
   ORIGIN,
   PASSWORD,
   postForm,
   sessionCookieOf,
   signIn,
+  signInSetup,
 } from '../staff/staff-session.ts';
 
 /*
@@ -21,14 +19,7 @@ import {
  * so parallel requests and a second node cannot slip past it; a TOTP step is claimed once; a burst
  * is one trail line with its count; what is typed at sign-in is never shown or logged.
  */
-const clock = { now: new Date('2026-11-30T09:00:00Z') };
-const lines: string[] = [];
-const logStream = new Writable({
-  write(chunk, _encoding, done) {
-    lines.push(...chunk.toString().split('\n').filter(Boolean));
-    done();
-  },
-});
+const { clock, lines, options: signInOptions } = signInSetup();
 
 let nodes: TestApp[] = [];
 afterEach(async () => {
@@ -39,11 +30,7 @@ afterEach(async () => {
 
 /** Two nodes on one journal (two processes on one SQLite file, or one PostgreSQL database). */
 async function twoNodes(env: Record<string, string> = {}): Promise<[TestApp, TestApp]> {
-  const options = {
-    passwordCost: FAST_SCRYPT,
-    now: () => clock.now,
-    logger: loggerOptions({ logLevel: 'info', secrets: [] }, logStream),
-  };
+  const options = signInOptions;
   const first = await buildTestApp({ ...options, env });
   nodes.push(first);
   const second = await buildTestApp({

@@ -1,8 +1,10 @@
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { LightMyRequestResponse } from 'fastify';
 import type { StaffRole } from '../../../src/features/staff/staff.ts';
 import type { Store } from '../../../src/kernel/journal/store.ts';
 import { inviteStaff } from '../../../src/features/staff/invitations.ts';
+import { loggerOptions } from '../../../src/kernel/observability/logging.ts';
 
 /** The site's origin in test apps (SITE_URL's default): what a same-origin form post carries. */
 export const ORIGIN = 'http://localhost:3000';
@@ -102,3 +104,24 @@ export async function signIn(
  * production cost is checked by test/cli/team.test.ts and the browser test, which use the default.
  */
 export const FAST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 };
+
+/**
+ * What a sign-in test's app runs with: the cheap scrypt, a clock the test moves (`clock.now`), and
+ * the log lines it writes kept in `lines` (the audit trail, the refusals).
+ */
+export function signInSetup(start = new Date('2026-11-30T09:00:00Z')) {
+  const clock = { now: start };
+  const lines: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const options = {
+    passwordCost: FAST_SCRYPT,
+    now: () => clock.now,
+    logger: loggerOptions({ logLevel: 'info', secrets: [] }, logStream),
+  };
+  return { clock, lines, options };
+}

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import { stepRowsOf } from '../../kernel/journal/acceptance-rows.ts';
+import type { Database, LeadAnswersTable } from '../../kernel/journal/tables.ts';
+import type { LeadKind } from '../../kernel/schemas/lead-kinds.ts';
+import {
+  ANSWER_DESTINATION,
+  type Answer,
+  type AnswerChannel,
+  type AnswerJournal,
+  type FirstAnswer,
+  type NewAnswer,
+} from './answers.ts';
+
+/** The answers in SQL that SQLite and PostgreSQL both run (docs/workspace.md, « Répondre »). */
+export class SqlAnswers implements AnswerJournal {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  record(answer: NewAnswer): Promise<Answer> {
+    const row: LeadAnswersTable = {
+      id: randomUUID(),
+      lead_id: answer.leadId,
+      at: answer.at.toISOString(),
+      staff_id: answer.by.id,
+      staff_name: answer.by.name,
+      channel: answer.channel,
+      subject: answer.subject,
+      body: answer.body,
+      in_reply_to: answer.inReplyTo,
+      sent_detail: null,
+      sent_at: null,
+    };
+    return this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('lead_answers').values(row).execute();
+      if (answer.channel === 'email') {
+        const target = { destination: ANSWER_DESTINATION, provider: answer.provider };
+        const [step] = stepRowsOf(
+          { id: answer.leadId, receivedAt: answer.receivedAt },
+          [target],
+          answer.at,
+        );
+        // docs/delivery.md: a later answer opens the lead's step again, due now, as a new one.
+        await trx
+          .insertInto('delivery_steps')
+          .values(step!)
+          .onConflict((oc) =>
+            oc.columns(['lead_id', 'destination']).doUpdateSet({
+              status: 'pending',
+              attempts: 0,
+              provider: answer.provider,
+              next_attempt_at: row.at,
+              last_error: null,
+              alerted_at: null,
+              updated_at: row.at,
+            }),
+          )
+          .execute();
+      }
+      return answerOf(row);
+    });
+  }
+
+  list(leadId: string): Promise<Answer[]> {
+    return this.answersOf(leadId, false);
+  }
+
+  unsent(leadId: string): Promise<Answer[]> {
+    return this.answersOf(leadId, true);
+  }
+
+  /** A lead's answers, oldest first; `unsent`: only its e-mails not sent yet. */
+  private async answersOf(leadId: string, unsent: boolean): Promise<Answer[]> {
+    let query = this.db.selectFrom('lead_answers').selectAll().where('lead_id', '=', leadId);
+    if (unsent) query = query.where('channel', '=', 'email').where('sent_at', 'is', null);
+    const rows = await query.orderBy('at').orderBy('id').execute();
+    return rows.map(answerOf);
+  }
+
+  async markSent(id: string, detail: string, at: Date): Promise<void> {
+    await this.db
+      .updateTable('lead_answers')
+      .set({ sent_detail: detail.slice(0, 500), sent_at: at.toISOString() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async firstAnswers(from: Date, to: Date): Promise<FirstAnswer[]> {
+    const rows = await this.db
+      .selectFrom('lead_answers as answer')
+      .innerJoin('leads', 'leads.id', 'answer.lead_id')
+      .select([
+        'answer.lead_id',
+        'answer.at',
+        'answer.staff_id',
+        'answer.staff_name',
+        'leads.kind',
+        'leads.received_at',
+      ])
+      .where('answer.at', '>=', from.toISOString())
+      .where('answer.at', '<', to.toISOString())
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('lead_answers as earlier')
+              .select('earlier.id')
+              .whereRef('earlier.lead_id', '=', 'answer.lead_id')
+              .where((eb) =>
+                eb.or([
+                  eb('earlier.at', '<', eb.ref('answer.at')),
+                  eb.and([
+                    eb('earlier.at', '=', eb.ref('answer.at')),
+                    eb('earlier.id', '<', eb.ref('answer.id')),
+                  ]),
+                ]),
+              ),
+          ),
+        ),
+      )
+      .orderBy('answer.at')
+      .execute();
+    return rows.map((row) => ({
+      leadId: row.lead_id,
+      kind: row.kind as LeadKind,
+      receivedAt: new Date(row.received_at),
+      at: new Date(row.at),
+      by: { id: row.staff_id, name: row.staff_name },
+    }));
+  }
+}
+
+function answerOf(row: Selectable<LeadAnswersTable>): Answer {
+  return {
+    id: row.id,
+    leadId: row.lead_id,
+    at: new Date(row.at),
+    by: { id: row.staff_id, name: row.staff_name },
+    channel: row.channel as AnswerChannel,
+    subject: row.subject,
+    body: row.body,
+    inReplyTo: row.in_reply_to,
+    sentDetail: row.sent_detail,
+    sentAt: row.sent_at === null ? null : new Date(row.sent_at),
+  };
+}
