@@ -30,7 +30,7 @@ describe('a journal that cannot write for long: one agency alert (docs/operation
       pass(5_000);
     }
     expect(told).toHaveLength(1);
-    expect(told[0]!.subject).toMatch(/le journal du serveur .* refuse les écritures/);
+    expect(told[0]!.subject).toMatch(/^Journal bloqué : le serveur .* refuse les écritures$/);
     expect(told[0]!.text).toContain('SQLITE_FULL');
     // Paris time, as every text the team reads: 9 h UTC is 10 h in Paris in December.
     expect(told[0]!.text).toContain('Depuis le 2 décembre 2026 à 10\u00a0h\u00a000');
@@ -39,7 +39,7 @@ describe('a journal that cannot write for long: one agency alert (docs/operation
     health.wrote();
     expect(told.map((alert) => alert.subject)).toEqual([
       told[0]!.subject,
-      expect.stringMatching(/accepte de nouveau les écritures/),
+      expect.stringMatching(/^Journal rétabli : /),
     ]);
   });
 
