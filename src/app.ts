@@ -149,8 +149,11 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   // Only the API plugin and /mcp read bodies (their own parsers); everything else answers without.
   ignoreBodies(app);
-  // docs/operations.md: a journal refusing writes makes the node not ready, logged once per cause.
-  const journalHealth = createJournalHealth(app.log);
+  // docs/operations.md: a journal refusing writes makes the node not ready, logged once per cause,
+  // and announced to the agency through the delivery alerts' channels when it lasts.
+  const journalHealth = createJournalHealth(app.log, {
+    announce: (alert) => provider.alertAgency(alert, AbortSignal.timeout(config.mail.timeoutMs)),
+  });
   app.addHook('onResponse', async (request, reply) => {
     if (request.method === 'POST' && reply.statusCode < 400) journalHealth.wrote();
   });

@@ -1,14 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Kysely } from 'kysely';
 import { InvalidConfigError, type Config } from '../kernel/config.ts';
 import { unknownMigrations } from '../kernel/journal/migrations.ts';
-import {
-  openForReading,
-  openSqliteForReading,
-  sqliteFile,
-  type ReadOnlyDatabase,
-} from '../wiring/create-store.ts';
+import { MissingJournalError, openOtherJournal } from '../wiring/create-store.ts';
 import { withExistingStore } from './leads-commands.ts';
 
 /**
@@ -21,7 +14,10 @@ export async function importJournal(
   from: string,
   out: NodeJS.WritableStream,
 ): Promise<void> {
-  const source = await openSource(config, from);
+  const source = await openOtherJournal(from, config.database).catch((error: unknown) => {
+    if (!(error instanceof MissingJournalError)) throw error;
+    throw new InvalidConfigError(`aucun journal à importer : ${error.message}`);
+  });
   try {
     const newer = await unknownMigrations(source.db as Kysely<unknown>, source.schema);
     if (newer.length > 0) {
@@ -38,16 +34,4 @@ export async function importJournal(
   } finally {
     await source.close();
   }
-}
-
-async function openSource(config: Config, from: string): Promise<ReadOnlyDatabase> {
-  if (/^postgres(ql)?:\/\//.test(from)) {
-    return openForReading({ dataDir: '', databaseUrl: from, database: config.database });
-  }
-  const path = resolve(from);
-  const file = existsSync(path) && statSync(path).isDirectory() ? sqliteFile(path) : path;
-  if (!existsSync(file)) {
-    throw new InvalidConfigError(`aucun journal à importer à ${file}`);
-  }
-  return openSqliteForReading(file);
 }

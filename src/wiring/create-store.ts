@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import {
@@ -78,6 +78,23 @@ export async function openForReading(settings: StoreSettings): Promise<ReadOnlyD
   }
   assertJournalExists(settings);
   return openSqliteForReading(sqliteFile(settings.dataDir));
+}
+
+/**
+ * Another journal, read-only (`leads import`, docs/operations.md « Restore »): a PostgreSQL URL, a
+ * SQLite file, or the directory that holds one as DATA_DIR does.
+ */
+export async function openOtherJournal(
+  from: string,
+  database: PostgresSettings,
+): Promise<ReadOnlyDatabase> {
+  if (/^postgres(ql)?:\/\//.test(from)) {
+    return openForReading({ dataDir: '', databaseUrl: from, database });
+  }
+  const path = resolve(from);
+  const file = existsSync(path) && statSync(path).isDirectory() ? sqliteFile(path) : path;
+  if (!existsSync(file)) throw new MissingJournalError(`${file} does not exist`);
+  return openSqliteForReading(file);
 }
 
 /** One SQLite journal file, read-only (a backup, a journal moved aside: `leads import`). */

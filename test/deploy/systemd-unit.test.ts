@@ -115,6 +115,26 @@ describe(
       );
     });
 
+    it('deploy/leadgate@.service is this unit with the instance’s env file, state and paths (« A second site »)', () => {
+      const directivesOf = (text: string) =>
+        text.split('\n').filter((line) => !line.startsWith('#'));
+      const template = readFileSync(join(ROOT, 'deploy/leadgate@.service'), 'utf8');
+      const instanceLines = directivesOf(template).filter((line) => line.includes('%i'));
+      expect(instanceLines).toEqual([
+        "Description=leadgate (%i): the agency's site and lead-intake API",
+        'EnvironmentFile=/etc/leadgate/%i.env',
+        'StateDirectory=leadgate/%i',
+        expect.stringMatching(
+          /^ExecStart=\/usr\/bin\/env DATA_DIR=\/var\/lib\/leadgate\/%i DIST_DIR=\/var\/lib\/leadgate\/%i\/dist NODE_ENV=production /,
+        ),
+      ]);
+      const asPlain = template
+        .replaceAll(' (%i):', ':')
+        .replaceAll('/etc/leadgate/%i.env', '/etc/leadgate/leadgate.env')
+        .replaceAll('leadgate/%i', 'leadgate');
+      expect(directivesOf(asPlain)).toEqual(directivesOf(unit));
+    });
+
     it('deploy/leadgate.env.example as shipped: refused in one line, exit 2 (not restarted)', async () => {
       const { launched, stateDir } = await startUnit(deployExample);
       expect(await launched.exited).toEqual({ code: 2, signal: null });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { buildTestSite } from '../helpers/site.ts';
 
 export interface ChildServer {
   url: string;
@@ -24,6 +25,9 @@ export async function startChildServer(
   port?: number,
 ): Promise<ChildServer> {
   const chosen = port ?? (await freePort());
+  // A private copy of the run's site build: a server given none would build the checkout's dist/,
+  // which a developer's running `npm start` serves and reloads (docs/site.md).
+  const site = await buildTestSite();
   const child = spawn(process.execPath, ['bin/leadgate.js', 'serve'], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -33,6 +37,7 @@ export async function startChildServer(
       LOG_LEVEL: 'warn',
       // The sources as they are (tsx), not a bundle a previous `leadgate build` may have left behind.
       LEADGATE_BUNDLE: '0',
+      DIST_DIR: site.dir,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -40,10 +45,10 @@ export async function startChildServer(
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = once(child, 'exit').then(([code, signal]) => ({
-    code: code as number | null,
-    signal: signal as NodeJS.Signals | null,
-  }));
+  const exited = once(child, 'exit').then(([code, signal]) => {
+    site.remove();
+    return { code: code as number | null, signal: signal as NodeJS.Signals | null };
+  });
   const url = `http://127.0.0.1:${chosen}`;
   const deadline = Date.now() + 20_000;
   for (;;) {

@@ -59,7 +59,8 @@ describe('log masking is linear on any input (docs/reliability.md, hostile input
     );
   });
 
-  it('a field named for a credential is censored at any depth, whatever its case or shape', () => {
+  /** One line through the real logger, read back. */
+  function loggedLine(fields: Record<string, unknown>): Record<string, unknown> {
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk, _encoding, done) {
@@ -67,17 +68,27 @@ describe('log masking is linear on any input (docs/reliability.md, hostile input
         done();
       },
     });
-    const log = createLogger({ logLevel: 'info', secrets: [] }, stream);
-    log.info(
-      {
-        password: 'hunter2',
-        brevo: { apiKey: 'k-1', 'API-KEY': 'k-2' },
-        headers: { Authorization: 'Bearer t', cookie: 'sid=1', accept: 'text/html' },
-        nested: [{ deeper: { Password: 'p' } }],
-      },
-      'settings',
-    );
-    const line = JSON.parse(lines.join('')) as Record<string, unknown>;
+    createLogger({ logLevel: 'info', secrets: [] }, stream).info(fields, 'line');
+    return JSON.parse(lines.join('')) as Record<string, unknown>;
+  }
+
+  it('a date is written as its ISO time, at any depth, not as {} (docs/operations.md)', () => {
+    const at = new Date('2026-12-02T01:30:00.000Z');
+    expect(
+      loggedLine({ nextAttemptAt: at, destinations: [{ oldestReceivedAt: at }] }),
+    ).toMatchObject({
+      nextAttemptAt: '2026-12-02T01:30:00.000Z',
+      destinations: [{ oldestReceivedAt: '2026-12-02T01:30:00.000Z' }],
+    });
+  });
+
+  it('a field named for a credential is censored at any depth, whatever its case or shape', () => {
+    const line = loggedLine({
+      password: 'hunter2',
+      brevo: { apiKey: 'k-1', 'API-KEY': 'k-2' },
+      headers: { Authorization: 'Bearer t', cookie: 'sid=1', accept: 'text/html' },
+      nested: [{ deeper: { Password: 'p' } }],
+    });
     expect(line).toMatchObject({
       password: '[masqué]',
       brevo: { apiKey: '[masqué]', 'API-KEY': '[masqué]' },

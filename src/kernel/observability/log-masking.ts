@@ -57,6 +57,9 @@ const CENSORED = '[masqué]';
 export function maskValue(value: unknown, secrets: readonly string[], depth = 0): unknown {
   if (typeof value === 'string') return maskText(value, secrets);
   if (value === null || typeof value !== 'object' || depth > 6) return value;
+  // A date (`nextAttemptAt`, a backlog's `oldestReceivedAt`) has no own fields: walked, it would be
+  // written `{}`. It holds no personal data.
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   if (value instanceof Error) return maskValue(serializeError(value), secrets, depth);
   if (Array.isArray(value)) return value.map((item) => maskValue(item, secrets, depth + 1));
   const masked: Record<string, unknown> = {};
