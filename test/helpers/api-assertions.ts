@@ -5,7 +5,9 @@ import {
   ErrorResponseSchema,
   type ErrorCode,
   type ErrorResponse,
+  type SuccessResponse,
 } from '../../src/kernel/schemas/responses.ts';
+import { validContact } from './app.ts';
 
 const checkErrorShape = new Ajv({ strict: false }).compile(ErrorResponseSchema);
 
@@ -58,4 +60,13 @@ export function postForm(
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     payload: new URLSearchParams(fields).toString(),
   });
+}
+
+/** A contact from this address, accepted (200): the lead's id, which the answer gives as `reference`. */
+export async function acceptedContact(app: FastifyInstance, email: string): Promise<string> {
+  const answer = await postJson(app, '/api/contact', { ...validContact, EMAIL: email });
+  expect(answer.statusCode, answer.body).toBe(200);
+  const { reference } = answer.json<SuccessResponse>();
+  expect(reference).toEqual(expect.any(String));
+  return reference!;
 }

@@ -74,20 +74,24 @@ export async function releaseSignInAttempts(
     .execute();
 }
 
+/** An entry of the audit trail as its row in staff_audit. */
+export function auditRow(entry: StaffAuditEntry) {
+  return {
+    id: entry.id,
+    at: iso(entry.at),
+    staff_id: entry.staffId,
+    actor: entry.actor,
+    action: entry.action,
+    target: entry.target,
+    detail: entry.detail,
+  };
+}
+
 /** One line per id: the first occurrence inserts it, the next ones count on it (repeats + 1). */
 export async function recordRepeated(db: Kysely<Database>, entry: StaffAuditEntry): Promise<void> {
   await db
     .insertInto('staff_audit')
-    .values({
-      id: entry.id,
-      at: iso(entry.at),
-      staff_id: entry.staffId,
-      actor: entry.actor,
-      action: entry.action,
-      target: entry.target,
-      detail: entry.detail,
-      repeats: 1,
-    })
+    .values({ ...auditRow(entry), repeats: 1 })
     .onConflict((oc) =>
       oc.column('id').doUpdateSet((eb) => ({
         repeats: eb('staff_audit.repeats', '+', 1),

@@ -11,6 +11,7 @@ import type {
   ThrottleRule,
 } from './staff.ts';
 import {
+  auditRow,
   claimSignInAttempt,
   recordRepeated,
   releaseSignInAttempts,
@@ -271,18 +272,7 @@ export class SqlStaff implements StaffJournal {
   }
 
   async record(entry: StaffAuditEntry): Promise<void> {
-    await this.db
-      .insertInto('staff_audit')
-      .values({
-        id: entry.id,
-        at: iso(entry.at),
-        staff_id: entry.staffId,
-        actor: entry.actor,
-        action: entry.action,
-        target: entry.target,
-        detail: entry.detail,
-      })
-      .execute();
+    await this.db.insertInto('staff_audit').values(auditRow(entry)).execute();
   }
 
   recordRepeated(entry: StaffAuditEntry): Promise<void> {

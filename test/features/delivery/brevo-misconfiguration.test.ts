@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deliveryStatus } from '../../../src/cli/delivery-commands.ts';
-import { emailOf } from '../../../src/kernel/lead/lead.ts';
+import { acceptedContact } from '../../helpers/api-assertions.ts';
 import { buildTestApp, validContact, type TestApp } from '../../helpers/app.ts';
 import { brevoStandInEnv, startFakeBrevo, type FakeBrevo } from '../../helpers/fake-brevo.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
@@ -44,16 +44,7 @@ async function start(env: Record<string, string> = {}) {
   });
 }
 
-async function contact(email: string): Promise<string> {
-  const answer = await harness.app.inject({
-    method: 'POST',
-    url: '/api/contact',
-    payload: { ...validContact, EMAIL: email },
-  });
-  expect(answer.statusCode).toBe(200);
-  const entry = (await harness.store.list()).find((journaled) => emailOf(journaled.lead) === email);
-  return entry!.lead.id;
-}
+const contact = (email: string) => acceptedContact(harness.app, email);
 
 /** The e-mails Brevo accepted to send to the agency about alerts, by subject. */
 const alertMails = (words: string) =>

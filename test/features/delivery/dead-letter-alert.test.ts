@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { emailOf } from '../../../src/kernel/lead/lead.ts';
-import { buildTestApp, validContact, type TestApp } from '../../helpers/app.ts';
+import { acceptedContact } from '../../helpers/api-assertions.ts';
+import { buildTestApp, type TestApp } from '../../helpers/app.ts';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../../helpers/smtp-sink.ts';
 
 /*
@@ -24,16 +24,7 @@ const alerts = () =>
 const notifications = () =>
   sink.received.filter((mail) => !alerts().includes(mail) && mail.envelopeTo.includes(AGENCY));
 
-async function contactFrom(email: string): Promise<string> {
-  const answer = await harness.app.inject({
-    method: 'POST',
-    url: '/api/contact',
-    payload: { ...validContact, EMAIL: email },
-  });
-  expect(answer.statusCode).toBe(200);
-  const entry = (await harness.store.list()).find((journaled) => emailOf(journaled.lead) === email);
-  return entry!.lead.id;
-}
+const contactFrom = (email: string) => acceptedContact(harness.app, email);
 
 async function waitForAlerts(count: number): Promise<ReceivedMail[]> {
   return vi.waitFor(
