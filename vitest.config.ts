@@ -24,6 +24,8 @@ const POSTGRES_SUITES = [
   'test/features/inbox/workspace-browser.test.ts',
   // docs/workspace.md: the dashboard's figures and the team's daily summary on both journals.
   'test/features/inbox/dashboard.test.ts',
+  // docs/performance.md, « Exports »: an export streamed while leads arrive, on both journals.
+  'test/features/inbox/export-streaming.test.ts',
   'test/features/inbox/team-summary.test.ts',
   // docs/workspace.md, « Répondre »: answers sent once, two nodes included, on both journals.
   'test/features/answers/answer-delivery.test.ts',

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { InvalidConfigError, type Config } from '../kernel/config.ts';
 import { maskText } from '../kernel/lead/masking.ts';
-import { excelCsv, machineCsv, summary } from '../features/inbox/lead-table.ts';
+import { once } from 'node:events';
+import { summary } from '../features/inbox/lead-table.ts';
+import { excelContext, exportChunks, type ExportFormat } from '../features/inbox/lead-export.ts';
 import { pruneOutbox } from '../providers/outbox/outbox-pruning.ts';
 import { assertJournalExists, createStore, MissingJournalError } from '../wiring/create-store.ts';
 import type { LeadStatus } from '../kernel/lead/lead-status.ts';
@@ -63,26 +65,33 @@ export async function listLeads(
   }
 }
 
-export type ExportFormat = 'csv' | 'excel' | 'json';
-
+/**
+ * Every lead, held ones too, oldest first, streamed (docs/performance.md, « Exports »): written as read, a page
+ * at a time, waiting for `out` to drain.
+ */
 export async function exportLeads(
   config: Config,
   format: ExportFormat,
   out: NodeJS.WritableStream,
 ): Promise<void> {
-  const entries = maskedErrors(
-    await withExistingStore(config, (store) => store.list()),
-    config.secrets,
-  );
-  if (format === 'csv') return void out.write(machineCsv(entries));
-  if (format === 'excel') return void out.write(excelCsv(entries));
-  // The consent record travels with each lead (docs/consent.md): proof outlives the journal.
-  const rows = entries.map((entry) => ({
-    ...summary(entry),
-    payload: entry.lead.data,
-    consent: entry.lead.consent ?? null,
-  }));
-  out.write(`${JSON.stringify(rows, null, 2)}\n`);
+  await withExistingStore(config, async (store) => {
+    async function* everyLead() {
+      for await (const entry of store.work.all({ held: 'also' }, 'due')) {
+        // Rows journaled before errors were masked at write time are masked as they are shown.
+        yield entry.lastError === null
+          ? entry
+          : { ...entry, lastError: maskText(entry.lastError, config.secrets) };
+      }
+    }
+    const chunks = exportChunks(
+      format,
+      everyLead(),
+      await excelContext(store, config.workspace.businessHours),
+    );
+    for await (const chunk of chunks) {
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+  });
 }
 
 /** Retention (see /politique-de-confidentialite): forgets the leads received more than `days` ago. */

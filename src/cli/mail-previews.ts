@@ -1,3 +1,4 @@
+import { emailOf } from '../kernel/lead/lead.ts';
 import { consentRecord } from '../kernel/lead/consent.ts';
 import type { Lead } from '../kernel/lead/lead.ts';
 import type { ConsentChannel } from '../kernel/schemas/consent.ts';
@@ -97,6 +98,7 @@ function summaryFacts(): TeamSummaryFacts {
   const waiting = (lead: Lead, name: string, topic: string, dueInHours: number) => ({
     id: lead.id,
     name,
+    email: emailOf(lead),
     kind: lead.kind === 'audit' ? 'Audit' : 'Contact',
     topic,
     receivedAt: new Date(RECEIVED.getTime() - 30 * hour),

@@ -33,6 +33,7 @@ export function createTeamSummaryFor(
   return createTeamSummary({
     journal: store.teamSummaries,
     minutesAfterMidnight: at,
+    closesAt: hours.closesAt,
     policy: deliveryRetryPolicy(config),
     timeoutMs: config.mail.timeoutMs,
     now,
@@ -45,11 +46,7 @@ export function createTeamSummaryFor(
         siteUrl: config.siteUrl,
         identity,
       });
-      return provider.sendMail(
-        message,
-        { id: `team-summary-${run.day}`, receivedAt: run.dueAt },
-        signal,
-      );
+      return provider.sendMail(message, { id: run.day, receivedAt: run.dueAt }, signal);
     },
     onSettled(run, outcome) {
       const line = { day: run.day, status: outcome.status };

@@ -33,35 +33,35 @@ describe('leads export for people and machines (docs/operations.md)', { timeout:
   });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('--excel: BOM, ";", CRLF, one column per spec field and per audit question, formulas neutralised', async () => {
+  it('--excel: BOM, ";", CRLF, French headers (one per label), the answers in one cell, formulas neutralised', async () => {
     const run = await runLeadgate(['leads', 'export', '--excel'], { DATA_DIR: dataDir });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.startsWith('\uFEFF')).toBe(true);
     expect(run.stdout).toContain('\r\n');
     const records = parseCsv(run.stdout.slice(1), ';');
     const header = records[0]!;
-    for (const column of ['PRENOM', 'NOM', 'EMAIL', 'DEMANDE', 'email', 'firstName', 'sector'])
+    for (const column of ['Prénom', 'Nom', 'Adresse e-mail', 'Projet', 'Secteur', 'Téléphone'])
       expect(header).toContain(column);
-    expect(header).toContain('Combien de chantiers par an ?');
-    expect(header).not.toContain('payload');
+    for (const column of ['PRENOM', 'email', 'payload', 'Indicatif du téléphone'])
+      expect(header).not.toContain(column);
     expect(records.every((record) => record.length === header.length)).toBe(true);
 
+    // Oldest first, as the journal received them.
     const [contact, audit] = asObjects(records);
     expect(contact).toMatchObject({
-      kind: 'contact',
-      PRENOM: `'${hostile.PRENOM}`,
-      NOM: `'${hostile.NOM}`,
-      SMS__COUNTRY_CODE: "'+33",
-      DEMANDE: hostile.DEMANDE,
-      'Combien de chantiers par an ?': '',
+      Type: 'Contact',
+      Prénom: `'${hostile.PRENOM}`,
+      Nom: `'${hostile.NOM}`,
+      'Adresse e-mail': hostile.EMAIL,
+      Projet: hostile.DEMANDE,
+      'Réponses au questionnaire': '',
     });
     expect(audit).toMatchObject({
-      kind: 'audit',
-      email: 'paul@example.fr',
-      sector: 'btp',
-      'Combien de chantiers par an ?': "'-12",
-      'Avez-vous un site ?': 'Oui',
-      PRENOM: '',
+      Type: 'Audit',
+      'Adresse e-mail': 'paul@example.fr',
+      Secteur: 'Artisans et entreprises du BTP',
+      'Réponses au questionnaire': 'Combien de chantiers par an ? : -12\nAvez-vous un site ? : Oui',
+      Projet: '',
     });
   });
 

@@ -1,8 +1,10 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { answerDueAt } from './answer-promise.ts';
 import { parseBusinessHours } from './business-hours.ts';
 import { emailOf } from '../../kernel/lead/lead.ts';
-import { excelCsv, machineCsv } from './lead-table.ts';
+import { excelContext, exportChunks } from './lead-export.ts';
+import { frenchPlural } from '../../kernel/lead/french-date.ts';
 import {
   LEAD_CHANNELS,
   LEAD_CHANNEL_LABELS,
@@ -200,13 +202,30 @@ ${page.next ? html`<p><a href="/equipe${queryString(kept, { apres: page.next })}
 
   scope.get('/export.csv', async (request: FastifyRequest, reply) => {
     const query = request.query as Query;
-    const entries: InboxEntry[] = [];
-    for await (const entry of context.store.work.all(filterOf(query))) entries.push(entry);
     const excel = query.format === 'excel';
-    await context.recordStaffAction(request.staff!, 'export', null, `${entries.length} prospects`);
+    const staff = request.staff!;
+    // Streamed as read (docs/performance.md, « Exports »): the audit line counts what was written.
+    async function* counted() {
+      let count = 0;
+      for await (const entry of context.store.work.all(filterOf(query))) {
+        count += 1;
+        yield entry;
+      }
+      await context.recordStaffAction(
+        staff,
+        'export',
+        null,
+        `${count} ${frenchPlural(count, 'prospect', 'prospects')}`,
+      );
+    }
+    const chunks = exportChunks(
+      excel ? 'excel' : 'csv',
+      counted(),
+      await excelContext(context.store, context.config.workspace.businessHours),
+    );
     return reply
       .type(`text/csv; charset=utf-8${excel ? '; header=present' : ''}`)
       .header('content-disposition', `attachment; filename="prospects${excel ? '-excel' : ''}.csv"`)
-      .send(excel ? excelCsv(entries) : machineCsv(entries));
+      .send(Readable.from(chunks));
   });
 }

@@ -94,8 +94,11 @@ export interface InboxFilter {
   /** Words to find in names, e-mails, messages and answers (each word, as a prefix). */
   search?: string;
   unread?: boolean;
-  /** Leads held back by the bot trap or the caps (« À vérifier ») instead of the inbox. */
-  held?: boolean;
+  /**
+   * Leads held back by the bot trap or the caps (« À vérifier ») instead of the inbox; `also`: both
+   * (`leads export`, the whole journal).
+   */
+  held?: boolean | 'also';
 }
 
 export type InboxOrder =
@@ -122,8 +125,8 @@ export interface InboxPage {
 /** The team's side of the journal, on both dialects (docs/workspace.md). */
 export interface LeadWork {
   page(query: InboxQuery): Promise<InboxPage>;
-  /** Every lead matching the filter, newest first, for an export. */
-  all(filter: InboxFilter): AsyncIterable<InboxEntry>;
+  /** Every lead matching the filter, newest first unless told, a page at a time, for an export. */
+  all(filter: InboxFilter, order?: InboxOrder): AsyncIterable<InboxEntry>;
   find(leadId: string): Promise<InboxEntry | undefined>;
   /** False when the lead does not exist. A status already set records nothing. */
   setStatus(leadId: string, status: WorkStatus, by: StaffRef, at: Date): Promise<boolean>;
@@ -133,6 +136,8 @@ export interface LeadWork {
   addNote(leadId: string, text: string, by: StaffRef, at: Date): Promise<boolean>;
   /** Notes and changes, oldest first. */
   activity(leadId: string): Promise<Activity[]>;
+  /** The latest note of each of these leads (the export's « Dernière note »), by lead id. */
+  lastNotes(leadIds: readonly string[]): Promise<Map<string, string>>;
   /** Leads still « nouveau », of the kinds given, received at or before the cutoff (overdue). */
   countWaiting(kinds: readonly LeadKind[], receivedAtOrBefore: Date): Promise<number>;
   /** Leads received in [from, to), by kind and channel, held leads apart. */

@@ -8,6 +8,7 @@ import {
   type ActivityKind,
   type InboxEntry,
   type InboxFilter,
+  type InboxOrder,
   type InboxPage,
   type InboxQuery,
   type LeadWork,
@@ -118,10 +119,10 @@ export class SqlLeadWork implements LeadWork {
     return found.length === rows ? found : undefined;
   }
 
-  async *all(filter: InboxFilter): AsyncIterable<InboxEntry> {
+  async *all(filter: InboxFilter, order: InboxOrder = 'newest'): AsyncIterable<InboxEntry> {
     let after: string | undefined;
     do {
-      const page = await this.page({ ...filter, after, limit: 500 });
+      const page = await this.page({ ...filter, order, after, limit: 500 });
       yield* page.entries;
       after = page.next;
     } while (after !== undefined);
@@ -186,6 +187,20 @@ export class SqlLeadWork implements LeadWork {
       value: row.value,
       previous: row.previous,
     }));
+  }
+
+  async lastNotes(leadIds: readonly string[]): Promise<Map<string, string>> {
+    if (leadIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('lead_activity')
+      .select(['lead_id', 'value'])
+      .where('lead_id', 'in', leadIds)
+      .where('kind', '=', 'note')
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
+    // Oldest first: the last one set for a lead is its latest.
+    return new Map(rows.map((row) => [row.lead_id, row.value ?? '']));
   }
 
   async countWaiting(kinds: readonly LeadKind[], receivedAtOrBefore: Date): Promise<number> {
@@ -301,7 +316,8 @@ export class SqlLeadWork implements LeadWork {
   }
 
   private filtered(query: LeadsQuery, filter: InboxFilter): LeadsQuery {
-    let q = query.where('status', filter.held ? '=' : '<>', 'spam');
+    let q = query;
+    if (filter.held !== 'also') q = q.where('status', filter.held ? '=' : '<>', 'spam');
     if (filter.kinds?.length) q = q.where('kind', 'in', [...filter.kinds]);
     if (filter.workStatuses?.length) q = q.where('work_status', 'in', [...filter.workStatuses]);
     if (filter.assignee !== undefined) {

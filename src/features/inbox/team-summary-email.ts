@@ -13,6 +13,8 @@ import { workspaceLeadUrl } from '../intake/index.ts';
 export interface WaitingLead {
   id: string;
   name: string;
+  /** The person's address: their requests are one entry. */
+  email: string;
   /** « Contact », « Audit »: the workspace's label. */
   kind: string;
   /** The trade or the sector, when the lead names one. */
@@ -38,17 +40,43 @@ export interface TeamSummaryFacts {
   minutesAfterMidnight: number;
 }
 
-function leadBlock(lead: WaitingLead, siteUrl: string): MailBlock {
-  const what = `${lead.name} · ${lead.kind}${lead.topic ? `, ${lead.topic}` : ''}`;
+/** « Contact, Avocate — reçue le …. Réponse due avant le … »: one request of a person. */
+function requestLine(lead: WaitingLead): string {
   const when =
     lead.leftMs <= 0
-      ? `En retard depuis le ${frenchDateTime(lead.dueAt)}`
-      : `Réponse due avant le ${frenchDateTime(lead.dueAt)}, encore ${frenchDuration(lead.leftMs)} ouvrées`;
+      ? `en retard depuis le ${frenchDateTime(lead.dueAt)}`
+      : `réponse due avant le ${frenchDateTime(lead.dueAt)}, encore ${frenchDuration(lead.leftMs)} ouvrées`;
+  return `${lead.kind}${lead.topic ? `, ${lead.topic}` : ''} : reçue le ${frenchDateTime(lead.receivedAt)}, ${when}.`;
+}
+
+/**
+ * One entry per person (docs/workspace.md, « Le point du matin »): the name in bold, then each of
+ * their requests, the most urgent first; the link opens it, or their requests when there are more.
+ */
+function personBlock(requests: readonly WaitingLead[], siteUrl: string): MailBlock {
+  const [first] = requests as [WaitingLead, ...WaitingLead[]];
   return {
     kind: 'paragraph',
-    text: `${what}\nReçue le ${frenchDateTime(lead.receivedAt)}. ${when}.`,
-    link: { label: 'Ouvrir la fiche', url: workspaceLeadUrl(siteUrl, lead.id) },
+    strong: first.name,
+    text: requests.map(requestLine).join('\n'),
+    link:
+      requests.length > 1
+        ? {
+            label: `Ouvrir ses ${requests.length} demandes`,
+            url: `${siteUrl}/equipe?q=${encodeURIComponent(first.email)}`,
+          }
+        : { label: 'Ouvrir la fiche', url: workspaceLeadUrl(siteUrl, first.id) },
   };
+}
+
+/** The leads grouped by person, in the order of each person's most urgent request. */
+function byPerson(leads: readonly WaitingLead[]): WaitingLead[][] {
+  const groups = new Map<string, WaitingLead[]>();
+  for (const lead of leads) {
+    const key = lead.email.toLowerCase();
+    groups.set(key, [...(groups.get(key) ?? []), lead]);
+  }
+  return [...groups.values()];
 }
 
 /**
@@ -59,8 +87,9 @@ function leadBlock(lead: WaitingLead, siteUrl: string): MailBlock {
 export function teamSummaryEmail(facts: TeamSummaryFacts, settings: MailSettings): MailMessage {
   const { identity, siteUrl } = settings;
   const { waiting, waitingTotal, overdue, held, heldTooFast } = facts;
-  const late = waiting.filter((lead) => lead.leftMs <= 0);
-  const onTime = waiting.filter((lead) => lead.leftMs > 0);
+  const people = byPerson(waiting);
+  const late = people.filter(([first]) => first!.leftMs <= 0);
+  const onTime = people.filter(([first]) => first!.leftMs > 0);
   const inbox = `${siteUrl}/equipe?statut=nouveau&tri=echeance`;
   const hidden = waitingTotal - waiting.length;
   const time = frenchDuration(facts.minutesAfterMidnight * 60_000).replace(/\u00a0min$/, '');
@@ -75,13 +104,13 @@ export function teamSummaryEmail(facts: TeamSummaryFacts, settings: MailSettings
     ...(late.length
       ? [
           { kind: 'heading' as const, text: `En retard (${overdue})` },
-          ...late.map((lead) => leadBlock(lead, siteUrl)),
+          ...late.map((requests) => personBlock(requests, siteUrl)),
         ]
       : []),
     ...(onTime.length
       ? [
           { kind: 'heading' as const, text: `À traiter (${waitingTotal - overdue})` },
-          ...onTime.map((lead) => leadBlock(lead, siteUrl)),
+          ...onTime.map((requests) => personBlock(requests, siteUrl)),
         ]
       : []),
     ...(hidden > 0

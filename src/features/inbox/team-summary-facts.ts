@@ -3,6 +3,7 @@ import { businessMsBetween, overdueCutoff, type BusinessHours } from './business
 import type { Store } from '../../kernel/journal/store.ts';
 import type { TeamSummaryFacts, WaitingLead } from './team-summary-email.ts';
 import { kindLabel, personName, topicOf } from './lead-views.ts';
+import { emailOf } from '../../kernel/lead/lead.ts';
 
 /** The summary lists this many leads at most; the rest are counted, with a link to the inbox. */
 const LISTED = 50;
@@ -36,6 +37,7 @@ export async function teamSummaryFacts(
       {
         id: entry.lead.id,
         name: personName(entry),
+        email: emailOf(entry.lead),
         kind: kindLabel(entry.lead.kind),
         topic: topicOf(entry),
         receivedAt: entry.lead.receivedAt,

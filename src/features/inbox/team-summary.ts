@@ -36,6 +36,8 @@ export interface TeamSummaryDependencies {
   journal: TeamSummaryJournal;
   /** TEAM_SUMMARY_TIME: minutes after midnight, Paris time. */
   minutesAfterMidnight: number;
+  /** BUSINESS_HOURS' closing, minutes after midnight: no summary leaves after it. */
+  closesAt: number;
   /** Builds the summary as of now and hands it to the provider; resolves with its account. */
   send(run: SummaryRun, signal: AbortSignal): Promise<string>;
   policy: RetryPolicy;
@@ -46,14 +48,20 @@ export interface TeamSummaryDependencies {
   onSettled?(run: SummaryRun, outcome: StepOutcome): void;
 }
 
-/** A summary not sent by the end of its day is replaced by the next one, never sent late. */
-const SUPERSEDED = 'superseded: the summary of a later day replaces it';
+/**
+ * A summary not sent by the close of its business day is replaced by the next one, never sent
+ * late: a server started at 19:40 sends nothing that evening (docs/workspace.md).
+ */
+const SUPERSEDED = 'superseded: past the close of its business day, the next summary replaces it';
 
 export function createTeamSummary(deps: TeamSummaryDependencies) {
   const random = deps.random ?? Math.random;
+  /** The close of a day's sending: BUSINESS_HOURS' closing, or an hour after a later summary time. */
+  const closeOf = (day: string) =>
+    parisTimeOn(day, Math.max(deps.closesAt, deps.minutesAfterMidnight + 60));
 
   async function attempt(run: SummaryRun, now: Date): Promise<StepOutcome> {
-    if (run.day !== parisDay(now)) return { status: 'dead', error: SUPERSEDED };
+    if (now >= closeOf(run.day)) return { status: 'dead', error: SUPERSEDED };
     try {
       const detail = await withDeadline(deps.timeoutMs, (signal) => deps.send(run, signal));
       return { status: 'done', detail };
@@ -73,7 +81,9 @@ export function createTeamSummary(deps: TeamSummaryDependencies) {
       const now = deps.now();
       const day = parisDay(now);
       const dueAt = parisTimeOn(day, deps.minutesAfterMidnight);
-      if (isBusinessDay(day) && now >= dueAt) await deps.journal.plan(day, dueAt);
+      if (isBusinessDay(day) && now >= dueAt && now < closeOf(day)) {
+        await deps.journal.plan(day, dueAt);
+      }
       const leaseUntil = new Date(now.getTime() + deps.timeoutMs + 30_000);
       for (const run of await deps.journal.claim(now, leaseUntil)) {
         const outcome = await attempt(run, now);

@@ -7,8 +7,17 @@ import { escapeHtml } from './mail-message.ts';
  */
 export type MailBlock =
   | { kind: 'heading'; text: string }
-  /** A paragraph; `link` follows the text (in the text part, as its bare URL). */
-  | { kind: 'paragraph'; text: string; link?: { label: string; url: string }; small?: boolean }
+  /**
+   * A paragraph; `strong` leads it in bold (a name the eye looks for), `link` follows the text (in
+   * the text part, as its bare URL).
+   */
+  | {
+      kind: 'paragraph';
+      text: string;
+      strong?: string;
+      link?: { label: string; url: string };
+      small?: boolean;
+    }
   /** Label–value pairs; `note` is said after the value (« question hors questionnaire »). */
   | { kind: 'fields'; rows: FieldRow[] }
   | { kind: 'button'; label: string; url: string }
@@ -45,7 +54,9 @@ export function blocksHtml(blocks: readonly MailBlock[], accent: string): string
         case 'heading':
           return `<h2 style="${STYLE.h2}">${escapeHtml(block.text)}</h2>`;
         case 'paragraph':
-          return `<p style="${block.small ? STYLE.small : STYLE.p}">${multiline(block.text)}${
+          return `<p style="${block.small ? STYLE.small : STYLE.p}">${
+            block.strong ? `<strong>${escapeHtml(block.strong)}</strong><br>` : ''
+          }${multiline(block.text)}${
             block.link ? ` ${link(block.link.label, block.link.url)}` : ''
           }</p>`;
         case 'fields':
@@ -74,7 +85,7 @@ export function blocksText(blocks: readonly MailBlock[]): string {
         case 'heading':
           return `${block.text}\n${'-'.repeat(Math.min(block.text.length, 60))}`;
         case 'paragraph':
-          return block.link ? `${block.text}\n${block.link.url}` : block.text;
+          return [block.strong, block.text, block.link?.url].filter(Boolean).join('\n');
         case 'fields':
           return block.rows
             .map((row) => {

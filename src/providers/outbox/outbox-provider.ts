@@ -22,7 +22,8 @@ export function createOutboxProvider(directory: string, settings: ProviderMailSe
     settings,
     async ({ raw, ref, role }) => {
       const day = ref.receivedAt.toISOString().slice(0, 10);
-      const file = join(directory, `${day}-${ref.id}-${role}.eml`);
+      // The team's summary is named by its day alone (`2026-11-27-team-summary.eml`).
+      const file = join(directory, `${day}-${ref.id === day ? '' : `${ref.id}-`}${role}.eml`);
       // Write then rename, so a reader never sees half a message; a replay rewrites the same file.
       await writeFile(`${file}.tmp`, raw).catch(async (error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;

@@ -107,9 +107,20 @@ describe('the team’s daily summary (docs/workspace.md, « Le point du matin »
       NOM: 'Tard',
     });
     const soon = lead('audit', paris(11, 25, 10), validAudit);
-    const later = lead('contact', paris(11, 25, 17), { ...validContact, PRENOM: 'Zoé' });
+    const later = lead('contact', paris(11, 25, 17), {
+      ...validContact,
+      PRENOM: 'Zoé',
+      EMAIL: 'zoe@example.fr',
+    });
+    // Léon's second request: one entry for Léon, both requests in it.
+    const leonAgain = lead('audit', paris(11, 25, 12), {
+      ...validAudit,
+      email: validContact.EMAIL,
+      firstName: 'Léon',
+      lastName: 'Tard',
+    });
     const started = lead('contact', paris(11, 24, 10), { ...validContact, PRENOM: 'Déjà' });
-    for (const each of [later, started, soon, late]) await acceptLead(a.store, each);
+    for (const each of [later, started, soon, late, leonAgain]) await acceptLead(a.store, each);
     await acceptLead(a.store, lead('subscribe', paris(11, 25, 11), validSubscribe));
     await a.store.work.setStatus(
       started.id,
@@ -132,32 +143,38 @@ describe('the team’s daily summary (docs/workspace.md, « Le point du matin »
     const [message] = sent;
     expect(message!.to.address).toBe(config.mail.agencyEmail);
     expect(message!.subject).toBe(
-      'Le point du jeudi 26 novembre : 3 demandes attendent une réponse, dont 1 en retard',
+      'Le point du jeudi 26 novembre : 4 demandes attendent une réponse, dont 1 en retard',
     );
     const text = message!.text;
-    const order = [late, soon, later].map((each) =>
-      text.indexOf(`${SITE}/equipe/prospects/${each.id}`),
-    );
+    const order = [
+      `${SITE}/equipe?q=${encodeURIComponent(validContact.EMAIL)}`,
+      ...[soon, later].map((each) => `${SITE}/equipe/prospects/${each.id}`),
+    ].map((url) => text.indexOf(url));
     expect(order.every((at) => at > 0)).toBe(true);
     expect([...order].sort((x, y) => x - y)).toEqual(order);
     expect(text).not.toContain(started.id);
     expect(text).toContain('En retard (1)');
-    expect(text).toContain('Léon Tard · Contact, Référencement local');
-    expect(text).toContain('En retard depuis le 25 novembre 2026 à 16\u00a0h\u00a000');
+    // One entry per person, the name in bold, each request on its line.
     expect(text).toContain(
-      'Réponse due avant le 27 novembre 2026 à 16\u00a0h\u00a000, encore 16\u00a0h\u00a000 ouvrées',
+      'Léon Tard\nContact, Référencement local : reçue le 23 novembre 2026 à 10\u00a0h\u00a000, en retard depuis le 25 novembre 2026 à 16\u00a0h\u00a000.\nAudit, Artisans et entreprises du BTP : reçue le 25 novembre 2026 à 12\u00a0h\u00a000,',
+    );
+    expect(text.match(/Léon Tard/g)).toHaveLength(1);
+    expect(message!.html).toContain('<strong>Léon Tard</strong>');
+    expect(text).toContain(
+      'réponse due avant le 27 novembre 2026 à 16\u00a0h\u00a000, encore 16\u00a0h\u00a000 ouvrées',
     );
     expect(text).toContain('Audit, Artisans et entreprises du BTP');
     expect(text).toContain(
       '2 demandes retenues par le piège à robots attendent dans « À vérifier », dont 1 envoyée trop vite',
     );
     expect(text).toContain(`${SITE}/equipe/a-verifier`);
-    expect(message!.html).toContain(`href="${SITE}/equipe/prospects/${late.id}"`);
+    expect(message!.html).toContain(`href="${SITE}/equipe/prospects/${soon.id}"`);
 
     // The outbox's file: one message, an HTML part and a text part.
     const outbox = join(database!.config.dataDir, 'outbox');
+    // Named by its day, once.
     const files = readdirSync(outbox).filter((file) => file.endsWith('-team-summary.eml'));
-    expect(files).toHaveLength(1);
+    expect(files).toEqual(['2026-11-26-team-summary.eml']);
     const parsed = await PostalMime.parse(readFileSync(join(outbox, files[0]!)));
     expect(parsed.html).toContain('Le point du jeudi 26 novembre');
     expect(parsed.text).toContain(`${SITE}/equipe/prospects/${soon.id}`);
@@ -198,6 +215,24 @@ describe('the team’s daily summary (docs/workspace.md, « Le point du matin »
       'Le point du lundi 30 novembre : aucune demande en attente',
     ]);
     expect(sent[0]!.text).toContain('Rien n’attend dans « À vérifier ».');
+  });
+
+  it('is never sent after business hours because the server started late', async () => {
+    const config = await start();
+    const sent: MailMessage[] = [];
+    // Friday 27 November, 19:40: the server starts after BUSINESS_HOURS' 18:00 close.
+    clock = paris(11, 27, 19, 40);
+    const a = await node(config, sent);
+    await a.summary.tick();
+    clock = paris(11, 27, 23, 59);
+    await a.summary.tick();
+    expect(sent).toHaveLength(0);
+    // Monday 30 at its time: sent.
+    clock = paris(11, 30, 8, 30);
+    await a.summary.tick();
+    expect(sent.map((message) => message.subject)).toEqual([
+      'Le point du lundi 30 novembre : aucune demande en attente',
+    ]);
   });
 
   it('is not planned at all when TEAM_SUMMARY_TIME is off', async () => {
