@@ -25,6 +25,8 @@ const POSTGRES_SUITES = [
   // docs/workspace.md: the dashboard's figures and the team's daily summary on both journals.
   'test/features/inbox/dashboard.test.ts',
   'test/features/inbox/team-summary.test.ts',
+  // docs/inbound.md: the prospects' replies, bounces and complaints on both journals.
+  'test/features/inbound/inbound.test.ts',
 ];
 
 export default defineConfig({

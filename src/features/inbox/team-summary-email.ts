@@ -21,6 +21,8 @@ export interface WaitingLead {
   dueAt: Date;
   /** Business time left before `dueAt`; zero or less once overdue. */
   leftMs: number;
+  /** docs/inbound.md: « Nouveau message du prospect », « Adresse injoignable : appelez plutôt… ». */
+  inbound?: string[];
 }
 
 /** What the day's summary says (docs/workspace.md, « Le point du matin »). */
@@ -46,7 +48,7 @@ function leadBlock(lead: WaitingLead, siteUrl: string): MailBlock {
       : `Réponse due avant le ${frenchDateTime(lead.dueAt)}, encore ${frenchDuration(lead.leftMs)} ouvrées`;
   return {
     kind: 'paragraph',
-    text: `${what}\nReçue le ${frenchDateTime(lead.receivedAt)}. ${when}.`,
+    text: `${what}\nReçue le ${frenchDateTime(lead.receivedAt)}. ${when}.${lead.inbound?.map((line) => `\n${line}.`).join('') ?? ''}`,
     link: { label: 'Ouvrir la fiche', url: workspaceLeadUrl(siteUrl, lead.id) },
   };
 }

@@ -1,4 +1,5 @@
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { inboundMigration } from './inbound-migration.ts';
 import { privacyDeskMigration } from './privacy-desk-migration.ts';
 import { staffMigration } from './staff-migration.ts';
 
@@ -352,6 +353,8 @@ export function migrations(schema: DialectSchema): Readonly<Record<string, Migra
           .execute();
       },
     },
+    // docs/inbound.md: the prospects' replies, bounces and complaints.
+    '2026-12-02-800-inbound': inboundMigration,
   };
 }
 
