@@ -169,6 +169,25 @@ Vous faites des sites ?
     expect(await page(`/equipe/prospects/${id}`)).toContain('<strong>Signalé comme spam</strong>');
   });
 
+  it('counts messages and flags as the person’s data: access download, erasure (docs/consent.md)', async () => {
+    const id = await lead({ EMAIL: 'lea@example.fr' });
+    await rawMail('From: lea@example.fr\nMessage-ID: <lea-1@example.fr>\n\nMerci !\n');
+    await postJson(
+      t.app,
+      '/inbound/brevo/events',
+      { event: 'hard_bounce', email: 'lea@example.fr' },
+      WITH_SECRET,
+    );
+    const file = await t.store.people.show('lea@example.fr');
+    expect(file.related.inbound_messages).toEqual([
+      expect.objectContaining({ lead_id: id, body: 'Merci !' }),
+    ]);
+    expect(file.related.address_flags).toEqual([expect.objectContaining({ state: 'unreachable' })]);
+    await t.store.people.forget('lea@example.fr', new Date());
+    expect(await t.store.inbound.ofLead(id)).toEqual([]);
+    expect((await t.store.inbound.flagsAmong(['lea@example.fr'])).size).toBe(0);
+  });
+
   it('reads an SMTP delivery status notification (RFC 3464) on the raw route', async () => {
     const id = await lead({ EMAIL: 'paul@orange.fe' });
     const dsn = (status: string) => `From: MAILER-DAEMON@mx.agence.fr
