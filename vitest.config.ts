@@ -30,6 +30,8 @@ const POSTGRES_SUITES = [
   // docs/workspace.md, « Répondre »: answers sent once, two nodes included, on both journals.
   'test/features/answers/answer-delivery.test.ts',
   'test/features/inbox/answer-figures.test.ts',
+  // docs/inbound.md: the prospects' replies, bounces and complaints on both journals.
+  'test/features/inbound/inbound.test.ts',
 ];
 
 export default defineConfig({

@@ -37,6 +37,7 @@ import {
   registerPrivacyPages,
 } from './features/privacy/privacy-routes.ts';
 import { createPrivacy } from './features/privacy/privacy-service.ts';
+import { registerInboundRoutes } from './features/inbound/inbound-routes.ts';
 import { registerOpenApiRoute } from './kernel/http/openapi-route.ts';
 import { createFastPath } from './kernel/http/site/fast-path.ts';
 import { pageFastAnswer } from './features/site/page-fast-path.ts';
@@ -265,6 +266,7 @@ export async function buildApp({
   });
   app.addHook('onClose', async () => sweep.stop());
   registerOpenApiRoute(app, config.siteUrl);
+  await registerInboundRoutes(app, { ...config.inbound, store, now: now ?? (() => new Date()) });
   await registerWorkspace(app, {
     // The API's per-client limit (its counters, not its refusal fast path, which answers JSON).
     rateLimit: { ...rateLimit, refusals: undefined },

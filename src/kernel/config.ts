@@ -51,6 +51,8 @@ export interface Config {
     formTokenMaxAgeMs: number;
     formTokenMaxPosts: number;
   };
+  /** docs/inbound.md: the prospects' replies and the bounces; no route while `secret` is unset. */
+  inbound: { secret: string | undefined; maxBytes: number };
   /** How accepted leads are delivered (docs/delivery.md). */
   delivery: {
     /** DELIVERY: `queued` answers once the lead is durable; `sync` also hands it over in the request. */
@@ -220,6 +222,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       },
     },
     secrets: configuredSecrets(env),
+    inbound: { secret: env.INBOUND_SECRET, maxBytes: env.INBOUND_MAX_BYTES },
     retentionDays: env.RETENTION_DAYS,
     newsletterDoubleOptIn: env.NEWSLETTER_DOUBLE_OPT_IN === 'true',
     workspace: {

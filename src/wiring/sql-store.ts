@@ -13,6 +13,7 @@ import { SqlNewsletter } from '../features/newsletter/sql-newsletter.ts';
 import { SqlOptOut } from '../features/newsletter/sql-opt-out.ts';
 import { SqlPeople } from '../features/privacy/sql-people.ts';
 import { SqlPrivacyRequests } from '../features/privacy/sql-privacy-requests.ts';
+import { SqlInbound } from '../features/inbound/sql-inbound.ts';
 import { SqlIdempotencyKeys } from '../features/intake/sql-idempotency-keys.ts';
 import { SqlRateBudgets } from '../features/delivery/sql-rate-budgets.ts';
 import { databaseSecret } from '../kernel/journal/sql-secrets.ts';
@@ -40,6 +41,7 @@ export class SqlStore implements Store {
   readonly optOut: SqlOptOut;
   readonly teamSummaries: SqlTeamSummaries;
   readonly answers: SqlAnswers;
+  readonly inbound: SqlInbound;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -62,6 +64,7 @@ export class SqlStore implements Store {
     this.optOut = new SqlOptOut(db, (address) => this.people.reference(address));
     this.teamSummaries = new SqlTeamSummaries(db);
     this.answers = new SqlAnswers(db);
+    this.inbound = new SqlInbound(db);
   }
 
   async find(id: string): Promise<JournalEntry | undefined> {
@@ -103,10 +106,22 @@ export class SqlStore implements Store {
       await trx.deleteFrom('delivery_steps').where('lead_id', 'in', old).execute();
       await trx.deleteFrom('idempotency_keys').where('lead_id', 'in', old).execute();
       await trx.deleteFrom('newsletter_confirmations').where('lead_id', 'in', old).execute();
+      // docs/inbound.md: a lead's messages go with it; those no lead took, by their own date.
+      await trx.deleteFrom('inbound_messages').where('lead_id', 'in', old).execute();
+      await trx
+        .deleteFrom('inbound_messages')
+        .where('lead_id', 'is', null)
+        .where('received_at', '<', before.toISOString())
+        .execute();
       const deleted = await trx
         .deleteFrom('leads')
         .where('received_at', '<', before.toISOString())
         .executeTakeFirst();
+      // What bounces said of an address lives as long as a lead of it does.
+      await trx
+        .deleteFrom('address_flags')
+        .where('email', 'not in', trx.selectFrom('leads').select('email'))
+        .execute();
       return Number(deleted.numDeletedRows);
     });
   }

@@ -18,6 +18,7 @@ import { LEAD_KINDS, type LeadKind } from '../../kernel/schemas/lead-kinds.ts';
 import { SECTOR_LABELS } from '../../kernel/schemas/questionnaires.ts';
 import { SECTORS } from '../../kernel/schemas/sectors.ts';
 import { html, type HtmlValue } from '../staff/index.ts';
+import { inboundMarks } from '../inbound/index.ts';
 import {
   channelLabel,
   DELIVERY_LABELS,
@@ -78,6 +79,7 @@ function row(
   now: Date,
   context: WorkspaceContext,
   optedOut: Set<string>,
+  inbound: Awaited<ReturnType<typeof inboundMarks>>,
 ) {
   const due = answerDueAt(entry, parseBusinessHours(context.config.workspace.businessHours));
   const late = due !== undefined && due <= now;
@@ -85,11 +87,13 @@ function row(
     ? (names.get(entry.work.assignee) ?? 'Compte supprimé')
     : '—';
   const id = entry.lead.id;
-  return html`<tr${entry.work.readAt ? '' : html` class="unread"`}>
+  // docs/inbound.md: a new message from the prospect makes the lead unread again in the list.
+  const read = entry.work.readAt && !inbound.unread.has(entry.lead.id);
+  return html`<tr${read ? '' : html` class="unread"`}>
 <td><input type="checkbox" name="ids" value="${id}" id="sel-${id}" form="bulk"><label for="sel-${id}" class="visually-hidden">Choisir ${personName(entry)}</label></td>
 <td>${parisTime(entry.lead.receivedAt)}</td>
 <td>${kindLabel(entry.lead.kind)}</td>
-<th scope="row"><a href="/equipe/prospects/${id}">${personName(entry)}</a>${entry.work.readAt ? '' : html` <span class="badge">non lu</span>`}</th>
+<th scope="row"><a href="/equipe/prospects/${id}">${personName(entry)}</a>${entry.work.readAt ? '' : html` <span class="badge">non lu</span>`}${inbound.badges(entry)}</th>
 <td>${emailOf(entry.lead)}</td>
 <td>${topicOf(entry)}</td>
 <td>${channelLabel(entry)}</td>
@@ -120,9 +124,10 @@ export function registerInboxRoutes(scope: FastifyInstance, context: WorkspaceCo
       staffNames(context),
     ]);
     // docs/workspace.md, « Liste d’opposition »: a lead of a listed address is kept, and flagged.
-    const optedOut = await context.store.optOut.among(
-      page.entries.map((entry) => emailOf(entry.lead)),
-    );
+    const [optedOut, inbound] = await Promise.all([
+      context.store.optOut.among(page.entries.map((entry) => emailOf(entry.lead))),
+      inboundMarks(context.store, page.entries),
+    ]);
     const now = context.now();
     const total = page.total > 1000 ? 'plus de 1 000' : String(page.total);
     const kept = { ...query, apres: undefined };
@@ -161,7 +166,7 @@ ${scrollingTable(
   html`<table>
 <caption>Prospects : ${total}</caption>
 <thead><tr><th scope="col">Choix</th><th scope="col">Reçue le</th><th scope="col">Type</th><th scope="col">Nom</th><th scope="col">E-mail</th><th scope="col">Secteur ou service</th><th scope="col">Canal</th><th scope="col">Statut</th><th scope="col">Attribué à</th><th scope="col">Réponse due</th><th scope="col">Livraison</th></tr></thead>
-<tbody>${page.entries.map((entry) => row(entry, names, now, context, optedOut))}</tbody>
+<tbody>${page.entries.map((entry) => row(entry, names, now, context, optedOut, inbound))}</tbody>
 </table>`,
 )}
 ${page.next ? html`<p><a href="/equipe${queryString(kept, { apres: page.next })}">Prospects suivants</a></p>` : ''}`;

@@ -11,6 +11,7 @@ import { findQuestion } from '../../kernel/schemas/questionnaires.ts';
 import { requestPhone } from '../../kernel/schemas/phone-number.ts';
 import type { Sector } from '../../kernel/schemas/sectors.ts';
 import { html } from '../staff/index.ts';
+import { leadInboundSection, unmatchedSection } from '../inbound/index.ts';
 import { staffNames } from './inbox-routes.ts';
 import { channelLabel, DELIVERY_LABELS, fieldLabel, kindLabel, personName } from './lead-views.ts';
 import { formText } from '../staff/index.ts';
@@ -47,13 +48,15 @@ export function registerLeadPageRoutes(scope: FastifyInstance, context: Workspac
       context.now(),
     );
     await context.recordStaffAction(staff, 'view-lead', `lead:${id}`);
-    const [activity, steps, names, others, optedOut, answering] = await Promise.all([
+    const [activity, steps, names, others, optedOut, answering, inbound] = await Promise.all([
       context.store.work.activity(id),
       context.store.deliveries.steps(id),
       staffNames(context),
       context.store.work.page({ search: emailOf(entry.lead), limit: 20 }),
       context.store.optOut.find(emailOf(entry.lead)),
       renderAnswerSection(context, request, entry.lead),
+      // docs/inbound.md: the prospect's messages (read by this opening) and its address's flag.
+      leadInboundSection(context.store, entry, staff.name || staff.email, context.now()),
     ]);
     const data = entry.lead.data as Record<string, unknown>;
     const fields = Object.entries(data).filter(
@@ -76,6 +79,7 @@ export function registerLeadPageRoutes(scope: FastifyInstance, context: Workspac
     const email = emailOf(entry.lead);
     const body = html`<p>${kindLabel(entry.lead.kind)} reçue le ${parisTime(entry.lead.receivedAt)} · ${channelLabel(entry)} · livraison : ${DELIVERY_LABELS[entry.status]}${due ? html` · réponse due avant ${parisTime(due)}${due <= context.now() ? html` <strong class="overdue">(en retard)</strong>` : ''}` : ''}</p>
 ${optedOut ? html`<p class="notice">Adresse dans la liste d’opposition depuis le ${parisTime(optedOut.addedAt)} : ses demandes sont gardées ici mais transmises à personne.</p>` : ''}
+${inbound}
 <p>${answering ? html`<a class="button" href="#repondre">Répondre</a> ` : ''}${mailtoHref(email) ? html`<a href="${mailtoHref(email)}">Écrire depuis ma messagerie</a>` : ''} <a href="/equipe/prospects/${id}/personne">Tout ce qui est gardé de cette personne</a></p>
 <h2>Ce que la personne a envoyé</h2>
 <dl>${fields.map(([name, value]) => html`<dt>${fieldLabel(entry.lead.kind, name)}</dt><dd>${name === kindFields.phone && phone ? (phone.dial ? html`<a href="tel:${phone.dial}">${oneLine(phone.display)}</a>` : oneLine(phone.display)) : isOneLineField(schemaOf(name)) ? oneLine(String(value)) : String(value)}</dd>`)}</dl>
@@ -191,7 +195,10 @@ ${others.entries.filter((other) => other.lead.id !== id).length ? html`<ul>${oth
   });
 
   scope.get('/a-verifier', async (request, reply) => {
-    const page = await context.store.work.page({ held: true, limit: 100 });
+    const [page, unmatched] = await Promise.all([
+      context.store.work.page({ held: true, limit: 100 }),
+      unmatchedSection(context.store),
+    ]);
     const csrf = csrfField(request.csrfToken);
     const body = html`<p>Ces demandes ont été retenues par le piège à robots du site : elles n’ont été livrées à personne. Si l’une vient d’une vraie personne, « Ce n’est pas du spam » la livre normalement.</p>
 ${scrollingTable(
@@ -199,7 +206,8 @@ ${scrollingTable(
   html`<table><caption>À vérifier : ${page.total > 1000 ? 'plus de 1 000' : page.total}</caption>
 <thead><tr><th scope="col">Reçue le</th><th scope="col">Type</th><th scope="col">Nom</th><th scope="col">Raison</th><th scope="col">Action</th></tr></thead>
 <tbody>${page.entries.map((entry) => html`<tr><td>${parisTime(entry.lead.receivedAt)}</td><td>${kindLabel(entry.lead.kind)}</td><th scope="row"><a href="/equipe/prospects/${entry.lead.id}">${personName(entry)}</a></th><td>${spamReasonLabel(entry.spamReason)}</td><td><form method="post" action="/equipe/a-verifier/${entry.lead.id}/liberer">${csrf}<button type="submit">Ce n’est pas du spam</button></form></td></tr>`)}</tbody></table>`,
-)}`;
+)}
+${unmatched}`;
     return sendWorkspacePage(request, reply, { title: 'À vérifier', current: 'a-verifier', body });
   });
 }

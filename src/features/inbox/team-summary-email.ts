@@ -23,6 +23,8 @@ export interface WaitingLead {
   dueAt: Date;
   /** Business time left before `dueAt`; zero or less once overdue. */
   leftMs: number;
+  /** docs/inbound.md: « Nouveau message du prospect », « Adresse injoignable : appelez plutôt… ». */
+  inbound?: string[];
 }
 
 /** What the day's summary says (docs/workspace.md, « Le point du matin »). */
@@ -46,7 +48,7 @@ function requestLine(lead: WaitingLead): string {
     lead.leftMs <= 0
       ? `en retard depuis le ${frenchDateTime(lead.dueAt)}`
       : `réponse due avant le ${frenchDateTime(lead.dueAt)}, encore ${frenchDuration(lead.leftMs)} ouvrées`;
-  return `${lead.kind}${lead.topic ? `, ${lead.topic}` : ''} : reçue le ${frenchDateTime(lead.receivedAt)}, ${when}.`;
+  return `${lead.kind}${lead.topic ? `, ${lead.topic}` : ''} : reçue le ${frenchDateTime(lead.receivedAt)}, ${when}.${lead.inbound?.map((line) => `\n${line}.`).join('') ?? ''}`;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Store } from '../../kernel/journal/store.ts';
 import type { TeamSummaryFacts, WaitingLead } from './team-summary-email.ts';
 import { kindLabel, personName, topicOf } from './lead-views.ts';
 import { emailOf } from '../../kernel/lead/lead.ts';
+import { inboundMarks } from '../inbound/index.ts';
 
 /** The summary lists this many leads at most; the rest are counted, with a link to the inbox. */
 const LISTED = 50;
@@ -30,6 +31,7 @@ export async function teamSummaryFacts(
     store.work.countWaiting(ANSWERED_KINDS, overdueCutoff(now, PROMISED_HOURS, hours)),
     store.work.caughtByReason(new Date(0), now),
   ]);
+  const inbound = await inboundMarks(store, page.entries);
   const waiting = page.entries.flatMap((entry): WaitingLead[] => {
     const dueAt = answerDueAt(entry, hours);
     if (!dueAt) return [];
@@ -43,6 +45,7 @@ export async function teamSummaryFacts(
         receivedAt: entry.lead.receivedAt,
         dueAt,
         leftMs: dueAt <= now ? 0 : businessMsBetween(now, dueAt, hours),
+        inbound: inbound.sentences(entry),
       },
     ];
   });

@@ -9,6 +9,9 @@ export const OPT_OUT_REASONS: Record<string, string> = {
   opposition: 'Opposition de la personne (art. 21)',
   effacement: 'Effacement demandé (art. 17)',
   autre: 'Autre, voir le registre',
+  // docs/inbound.md, « Rebonds et plaintes »: added by Brevo's events, not by the team.
+  'plainte-spam': 'Signalé comme spam par la personne',
+  desinscription: 'Désinscription par le lien d’un e-mail',
 };
 
 const PAGE_SIZE = 200;

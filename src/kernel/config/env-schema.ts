@@ -267,6 +267,22 @@ export const EnvSchema = Type.Object({
         'Turns on `GET /metrics` (Prometheus), answered only with `Authorization: Bearer <token>`; off when unset',
     }),
   ),
+  INBOUND_SECRET: Type.Optional(
+    Type.String({
+      pattern: String.raw`^[A-Za-z0-9_-]{24,}$`,
+      secret: true,
+      expected: 'a random token of 24 letters, digits, - or _ or more (e.g. openssl rand -hex 24)',
+      description:
+        'Turns on the inbound routes (`/inbound/…`: prospects’ replies, bounces, docs/inbound.md), answered only with this token in `X-Inbound-Secret` or `?secret=`; off when unset',
+    }),
+  ),
+  INBOUND_MAX_BYTES: integer({
+    minimum: 65_536,
+    maximum: 52_428_800,
+    default: 10_485_760,
+    description:
+      'Largest inbound e-mail or webhook body accepted (bytes); larger is refused with 413 `payload_too_large`',
+  }),
   RETENTION_DAYS: integer({
     minimum: 1,
     default: 1095,

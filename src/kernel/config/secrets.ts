@@ -6,7 +6,7 @@ import type { Env } from './env-schema.ts';
  * and percent-decoded, as a server may quote either.
  */
 export function configuredSecrets(env: Env): string[] {
-  const secrets = [env.BREVO_API_KEY, env.WEBHOOK_SECRET];
+  const secrets = [env.BREVO_API_KEY, env.WEBHOOK_SECRET, env.INBOUND_SECRET];
   for (const url of [env.SMTP_URL, env.DATABASE_URL, env.REDIS_URL]) {
     if (url === undefined) continue;
     const password = URL.canParse(url) ? new URL(url).password : '';

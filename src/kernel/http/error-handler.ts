@@ -64,7 +64,8 @@ export function toApiError(
     case 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE':
       return apiErrors.unsupportedMediaType(request.headers['content-type']);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return apiErrors.payloadTooLarge(bodyLimit);
+      // A route may set its own limit (docs/inbound.md: INBOUND_MAX_BYTES).
+      return apiErrors.payloadTooLarge(request.routeOptions.bodyLimit ?? bodyLimit);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return apiErrors.invalidJson(exampleFor(request));

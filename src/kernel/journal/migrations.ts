@@ -1,5 +1,6 @@
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { leadAnswersMigration } from './lead-answers-migration.ts';
+import { inboundMigration } from './inbound-migration.ts';
 import { privacyDeskMigration } from './privacy-desk-migration.ts';
 import { staffMigration } from './staff-migration.ts';
 
@@ -355,6 +356,8 @@ export function migrations(schema: DialectSchema): Readonly<Record<string, Migra
     },
     // docs/workspace.md, « Répondre »: the answers given from the lead page, e-mails and calls.
     '2026-12-02-800-lead-answers': leadAnswersMigration,
+    // docs/inbound.md: the prospects' replies, bounces and complaints.
+    '2026-12-02-810-inbound': inboundMigration,
   };
 }
 

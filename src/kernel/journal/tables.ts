@@ -279,6 +279,8 @@ export interface Database {
   opt_outs: OptOutsTable;
   team_summaries: TeamSummariesTable;
   lead_answers: LeadAnswersTable;
+  inbound_messages: InboundMessagesTable;
+  address_flags: AddressFlagsTable;
 }
 
 /**
@@ -302,4 +304,37 @@ export interface LeadAnswersTable {
   /** What the provider answered when it took the e-mail (its Message-ID); null until sent. */
   sent_detail: string | null;
   sent_at: string | null;
+}
+
+/** docs/inbound.md: a message a prospect sent us, attached to a lead or waiting in « À vérifier ». */
+export interface InboundMessagesTable {
+  id: string;
+  lead_id: string | null;
+  /** The sender's address, normalised. */
+  email: string;
+  received_at: string;
+  /** `brevo` or `raw`: the route it came through. */
+  source: string;
+  message_id: string | null;
+  subject: string;
+  /** What the person wrote, as text; `quoted`: the history their mail program quoted below it. */
+  body: string;
+  quoted: string;
+  /** JSON list of `{ name, size, type }`: attachments are listed, never kept. */
+  attachments: string;
+  /** `header` (In-Reply-To/References), `address`, or null (« À vérifier »). */
+  matched_by: string | null;
+  review_reason: string | null;
+  read_at: string | null;
+  read_by: string | null;
+}
+
+/** docs/inbound.md: what bounces and complaints say of an address (one row per address). */
+export interface AddressFlagsTable {
+  email: string;
+  /** `unreachable`, `mailbox-full`, `soft-bounce` (below the repeats) or `complaint`. */
+  state: string;
+  soft_bounces: number;
+  reason: string | null;
+  flagged_at: string;
 }

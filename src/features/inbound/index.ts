@@ -1,0 +1,2 @@
+/** What the other features use of inbound (docs/architecture.md). */
+export { inboundMarks, leadInboundSection, unmatchedSection } from './inbound-views.ts';

@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest';
+import { teamSummaryEmail } from '../../../src/features/inbox/team-summary-email.ts';
+import { teamSummaryFacts } from '../../../src/features/inbox/team-summary-facts.ts';
+import { parseBusinessHours } from '../../../src/features/inbox/business-hours.ts';
+import { mailIdentity } from '../../../src/features/site/mail-identity.ts';
+import { CONFIRMATION_DESTINATION } from '../../../src/kernel/lead/destination.ts';
+import { expectApiError, postJson } from '../../helpers/api-assertions.ts';
+import { useTestApp, validContact } from '../../helpers/app.ts';
+import { activeMember, FAST_SCRYPT, signIn } from '../staff/staff-session.ts';
+
+const SECRET = 'inbound-secret-0123456789abcdef';
+const WITH_SECRET = { 'x-inbound-secret': SECRET };
+
+/** docs/inbound.md: the prospects' replies and the bounces, through the inbound routes. */
+describe('inbound messages, bounces and complaints (docs/inbound.md)', () => {
+  const t = useTestApp(
+    { env: { INBOUND_SECRET: SECRET }, passwordCost: FAST_SCRYPT },
+    { each: true },
+  );
+
+  async function lead(fields: Record<string, string> = {}) {
+    const answer = await postJson(t.app, '/api/contact', { ...validContact, ...fields });
+    expect(answer.statusCode).toBe(200);
+    const [entry] = (await t.store.list()).slice(-1);
+    return entry!.lead.id;
+  }
+
+  async function staffPage() {
+    await activeMember(t.app, t.store, 'anne@agence.fr', 'member');
+    const { cookie } = await signIn(t.app, 'anne@agence.fr');
+    return (path: string) => t.app.inject({ url: path, headers: { cookie } }).then((r) => r.body);
+  }
+
+  function brevoInbound(item: Record<string, unknown>, query = '') {
+    return postJson(t.app, `/inbound/brevo${query}`, { items: [item] }, query ? {} : WITH_SECRET);
+  }
+
+  function rawMail(message: string, headers: Record<string, string> = WITH_SECRET) {
+    return t.app.inject({
+      method: 'POST',
+      url: '/inbound/mail',
+      headers: { 'content-type': 'message/rfc822', ...headers },
+      payload: Buffer.from(message.replace(/\r?\n/g, '\r\n')),
+    });
+  }
+
+  it('attaches a Brevo reply by In-Reply-To, a raw reply by address, and shows them as text', async () => {
+    const first = await lead({ EMAIL: 'marie.dupont@example.fr' });
+    const latest = await lead({ EMAIL: 'marie.dupont@example.fr', PRENOM: 'Marie-Anne' });
+    const steps = await t.store.deliveries.steps(first);
+    const confirmation = steps.find((step) => step.destination === CONFIRMATION_DESTINATION)!;
+    expect(confirmation.detail).toMatch(/^<.+>$/);
+
+    // By header: written from another address, it still goes to the lead it answers (the first).
+    const brevo = await brevoInbound({
+      MessageId: '<reply-1@mail.example.org>',
+      InReplyTo: confirmation.detail,
+      From: { Name: 'Marie', Address: 'marie.perso@example.org' },
+      Subject: 'Re: Votre demande',
+      RawTextBody:
+        'Mardi me va <script>alert(1)</script>.\n\nLe lun. 1 déc. 2026 à 10:00, Agence <contact@agence.fr> a écrit :\n> Bonjour Marie,\n> nous avons bien reçu votre demande.\n',
+      Attachments: [{ Name: 'plan.pdf', ContentType: 'application/pdf', ContentLength: 24_576 }],
+    });
+    expect(brevo.statusCode).toBe(200);
+    expect(brevo.json()).toEqual({ received: 1, toReview: 0 });
+    // Brevo retries a webhook it did not see answered: the same message is kept once.
+    await brevoInbound({
+      MessageId: '<reply-1@mail.example.org>',
+      InReplyTo: confirmation.detail,
+      From: { Address: 'marie.perso@example.org' },
+      RawTextBody: 'x',
+    });
+    expect(await t.store.inbound.ofLead(first)).toHaveLength(1);
+
+    // By address: no header of ours, so the sender's latest lead.
+    const raw = await rawMail(`From: Marie Dupont <Marie.Dupont@example.fr>
+To: contact@agence.fr
+Subject: Une question
+Message-ID: <raw-1@example.fr>
+Content-Type: text/plain; charset=utf-8
+
+Et pour le devis ?
+`);
+    expect(raw.statusCode).toBe(200);
+    expect((await t.store.inbound.ofLead(latest)).map((m) => m.matchedBy)).toEqual(['address']);
+
+    const page = await staffPage();
+    const list = await page('/equipe');
+    expect(list.match(/Nouveau message du prospect/g)).toHaveLength(2);
+    const lead1 = await page(`/equipe/prospects/${first}`);
+    expect(lead1).toContain('<h3>Nouveau message du prospect</h3>');
+    expect(lead1).toContain('Mardi me va &lt;script&gt;alert(1)&lt;/script&gt;.');
+    expect(lead1).not.toContain('<script>alert');
+    expect(lead1).toMatch(/<details><summary>Historique cité<\/summary>.*nous avons bien reçu/s);
+    expect(lead1).toContain('<li>plan.pdf (24 Ko)</li>');
+    // Opened once: read for everyone, in the page and in the list.
+    expect(await page(`/equipe/prospects/${first}`)).toContain('<h3>Message du prospect</h3>');
+    expect((await page('/equipe')).match(/Nouveau message du prospect/g)).toHaveLength(1);
+  });
+
+  it('keeps a message from an unknown sender in « À vérifier », with the reason', async () => {
+    await lead();
+    const raw = await rawMail(`From: inconnu@example.net
+Subject: Bonjour
+Message-ID: <raw-2@example.net>
+
+Vous faites des sites ?
+`);
+    expect(raw.json()).toEqual({ received: 1, toReview: 1 });
+    const page = await staffPage();
+    const review = await page('/equipe/a-verifier');
+    expect(review).toContain('De inconnu@example.net');
+    expect(review).toContain('Aucune demande ne vient de cette adresse');
+    expect(review).toContain('Vous faites des sites ?');
+  });
+
+  it('refuses a request without the secret, and a 30 MB message, with the error shape', async () => {
+    const message = 'From: a@example.fr\n\nx\n';
+    expectApiError(await rawMail(message, {}), 404, 'not_found');
+    expectApiError(await rawMail(message, { 'x-inbound-secret': `${SECRET}x` }), 404, 'not_found');
+    expectApiError(await brevoInbound({ RawTextBody: 'x' }, '?secret=faux'), 404, 'not_found');
+    expect((await brevoInbound({ RawTextBody: 'x' }, `?secret=${SECRET}`)).statusCode).toBe(200);
+    const huge = await t.app.inject({
+      method: 'POST',
+      url: '/inbound/mail',
+      headers: { 'content-type': 'message/rfc822', ...WITH_SECRET },
+      payload: Buffer.alloc(30 * 1024 * 1024, 'a'),
+    });
+    const error = expectApiError(huge, 413, 'payload_too_large');
+    expect(error.message).toContain(String(t.config.inbound.maxBytes));
+  });
+
+  it('flags an address on a hard bounce (page, list, summary) and opts it out on a complaint', async () => {
+    const id = await lead({
+      EMAIL: 'marie@gmial.com',
+      SMS: '06 12 34 56 78',
+      SMS__COUNTRY_CODE: '+33',
+    });
+    const event = (name: string, email = 'marie@gmial.com') =>
+      postJson(
+        t.app,
+        '/inbound/brevo/events',
+        { event: name, email, 'message-id': '<x@smtp-relay.mailin.fr>', reason: 'user unknown' },
+        WITH_SECRET,
+      );
+    expect((await event('hard_bounce')).json()).toEqual({ received: 1 });
+    // An address no lead has is not recorded.
+    expect((await event('hard_bounce', 'personne@example.com')).json()).toEqual({ received: 0 });
+
+    const page = await staffPage();
+    const lead1 = await page(`/equipe/prospects/${id}`);
+    expect(lead1).toContain(
+      '<strong>Adresse injoignable</strong> · Appelez plutôt au <a href="tel:+33612345678">',
+    );
+    expect(await page('/equipe')).toContain('Adresse injoignable</strong> · Appelez plutôt');
+    const facts = await teamSummaryFacts(
+      t.store,
+      new Date(),
+      parseBusinessHours(t.config.workspace.businessHours),
+      8 * 60,
+    );
+    const settings = { ...t.config.mail, siteUrl: t.config.siteUrl, identity: mailIdentity() };
+    const summary = teamSummaryEmail(facts, settings);
+    expect(summary.text).toMatch(/Adresse injoignable : appelez plutôt au 06 12 34 56 78/);
+
+    expect(await t.store.optOut.find('marie@gmial.com')).toBeUndefined();
+    await event('spam');
+    expect(await t.store.optOut.find('marie@gmial.com')).toMatchObject({ reason: 'plainte-spam' });
+    expect(await page(`/equipe/prospects/${id}`)).toContain('<strong>Signalé comme spam</strong>');
+  });
+
+  it('counts messages and flags as the person’s data: access download, erasure (docs/consent.md)', async () => {
+    const id = await lead({ EMAIL: 'lea@example.fr' });
+    await rawMail('From: lea@example.fr\nMessage-ID: <lea-1@example.fr>\n\nMerci !\n');
+    await postJson(
+      t.app,
+      '/inbound/brevo/events',
+      { event: 'hard_bounce', email: 'lea@example.fr' },
+      WITH_SECRET,
+    );
+    const file = await t.store.people.show('lea@example.fr');
+    expect(file.related.inbound_messages).toEqual([
+      expect.objectContaining({ lead_id: id, body: 'Merci !' }),
+    ]);
+    expect(file.related.address_flags).toEqual([expect.objectContaining({ state: 'unreachable' })]);
+    await t.store.people.forget('lea@example.fr', new Date());
+    expect(await t.store.inbound.ofLead(id)).toEqual([]);
+    expect((await t.store.inbound.flagsAmong(['lea@example.fr'])).size).toBe(0);
+  });
+
+  it('reads an SMTP delivery status notification (RFC 3464) on the raw route', async () => {
+    const id = await lead({ EMAIL: 'paul@orange.fe' });
+    const dsn = (status: string) => `From: MAILER-DAEMON@mx.agence.fr
+Subject: Undelivered Mail Returned to Sender
+MIME-Version: 1.0
+Content-Type: multipart/report; report-type=delivery-status; boundary="B"
+
+--B
+Content-Type: text/plain
+
+Votre message n'a pas pu être remis.
+--B
+Content-Type: message/delivery-status
+
+Reporting-MTA: dns; mx.agence.fr
+
+Final-Recipient: rfc822; paul@orange.fe
+Action: failed
+Status: ${status}
+Diagnostic-Code: smtp; 552 ${status} mailbox full
+
+--B--
+`;
+    for (let round = 0; round < 2; round++) await rawMail(dsn('5.2.2'));
+    expect(
+      (await t.store.inbound.flagsAmong(['paul@orange.fe'])).get('paul@orange.fe')?.state,
+    ).toBe('soft-bounce');
+    await rawMail(dsn('5.2.2'));
+    const page = await staffPage();
+    expect(await page(`/equipe/prospects/${id}`)).toContain('<strong>Boîte pleine</strong>');
+    expect(await t.store.inbound.ofLead(id)).toHaveLength(0);
+  });
+});
