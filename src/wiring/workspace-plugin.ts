@@ -13,6 +13,7 @@ import { WORKSPACE_PATH } from '../kernel/schemas/workspace-paths.ts';
 import { registerAccountRoutes } from '../features/staff/account-routes.ts';
 import { registerDashboardRoutes } from '../features/inbox/dashboard-routes.ts';
 import { registerInboxRoutes } from '../features/inbox/inbox-routes.ts';
+import { workspaceCounts } from '../features/inbox/index.ts';
 import { registerLeadPageRoutes } from '../features/inbox/lead-page-routes.ts';
 import { registerInvitationRoutes } from '../features/staff/invitation-routes.ts';
 import { registerJournalRoutes } from '../features/staff/journal-routes.ts';
@@ -167,6 +168,12 @@ export async function registerWorkspace(
         return refusalPage(reply, 429, 'Trop de demandes', `${error.message} ${error.hint}`);
       });
       registerGuard(scope, context, policy, settings);
+      // docs/workspace.md, « À traiter »: every page of a signed-in member shows the counts.
+      scope.addHook('preHandler', async (request) => {
+        if (request.staff && request.method === 'GET') {
+          request.workspaceChrome = { counts: await workspaceCounts(deps.store) };
+        }
+      });
 
       scope.get(
         WORKSPACE_STYLESHEET.slice(WORKSPACE_PATH.length),

@@ -6,3 +6,4 @@ export type { Dispatcher } from './dispatcher.ts';
 export type { OutgoingMail, Provider } from './provider.ts';
 export { afterFailure } from './retry-policy.ts';
 export type { RetryPolicy } from './retry-policy.ts';
+export { destinationLabel } from './destination-labels.ts';

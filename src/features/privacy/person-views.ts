@@ -36,7 +36,7 @@ function leadsTable(file: PersonFile): SafeHtml {
     const consent = lead.consent
       ? html`version ${lead.consent.version}, ${parisTime(lead.consent.givenAt)} (${lead.consent.channel})`
       : 'non enregistré';
-    return html`<tr><th scope="row"><a href="/equipe/prospects/${lead.id}">${kindLabel(lead.kind)} du ${parisTime(lead.receivedAt)}</a></th><td>${DELIVERY_LABELS[status]}</td><td>${consent}</td></tr>`;
+    return html`<tr><th scope="row"><a href="/equipe/prospects/${lead.id}">${kindLabel(lead.kind)} du ${parisTime(lead.receivedAt)}</a></th><td data-label="Livraison">${DELIVERY_LABELS[status]}</td><td data-label="Consentement">${consent}</td></tr>`;
   });
   return scrollingTable(
     'Ses demandes',
@@ -48,7 +48,7 @@ function stepsTable(steps: Row[]): SafeHtml {
   if (steps.length === 0) return html``;
   return scrollingTable(
     'Étapes de livraison',
-    html`<table><caption>Étapes de livraison</caption><thead><tr><th scope="col">Destination</th><th scope="col">État</th><th scope="col">Essais</th><th scope="col">Dernier changement</th></tr></thead><tbody>${steps.map((step) => html`<tr><th scope="row">${String(step.destination)}</th><td>${String(step.status)}</td><td>${String(step.attempts)}</td><td>${when(step.updated_at)}</td></tr>`)}</tbody></table>`,
+    html`<table><caption>Étapes de livraison</caption><thead><tr><th scope="col">Destination</th><th scope="col">État</th><th scope="col">Essais</th><th scope="col">Dernier changement</th></tr></thead><tbody>${steps.map((step) => html`<tr><th scope="row">${String(step.destination)}</th><td data-label="État">${String(step.status)}</td><td data-label="Essais">${String(step.attempts)}</td><td data-label="Dernier changement">${when(step.updated_at)}</td></tr>`)}</tbody></table>`,
   );
 }
 
