@@ -1,3 +1,4 @@
+import { frenchCount } from '../../kernel/lead/french-count.ts';
 import type { OptOutEntry } from '../newsletter/index.ts';
 import type { PrivacyRequestKind } from './privacy-register.ts';
 import type { PersonFile } from './journal.ts';
@@ -24,7 +25,7 @@ const when = (value: unknown) => (typeof value === 'string' ? parisTime(new Date
 
 /** Rows per table, in the team's words: what an erasure deletes or an access request returns. */
 export function rowCounts(counts: Record<string, number>): SafeHtml {
-  return html`<ul>${Object.entries(counts).map(([table, count]) => html`<li>${TABLE_LABELS[table] ?? table} : ${count} ligne${count > 1 ? 's' : ''}</li>`)}</ul>`;
+  return html`<ul>${Object.entries(counts).map(([table, count]) => html`<li>${TABLE_LABELS[table] ?? table} : ${frenchCount(count, 'ligne')}</li>`)}</ul>`;
 }
 
 export const countsOf = (file: PersonFile) =>
