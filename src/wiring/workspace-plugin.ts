@@ -15,6 +15,7 @@ import { registerAnswerRoutes } from '../features/answers/answer-routes.ts';
 import { registerAccountRoutes } from '../features/staff/account-routes.ts';
 import { registerDashboardRoutes } from '../features/inbox/dashboard-routes.ts';
 import { registerInboxRoutes } from '../features/inbox/inbox-routes.ts';
+import { workspaceCounts } from '../features/inbox/index.ts';
 import { registerLeadPageRoutes } from '../features/inbox/lead-page-routes.ts';
 import { registerInvitationRoutes } from '../features/staff/invitation-routes.ts';
 import { registerJournalRoutes } from '../features/staff/journal-routes.ts';
@@ -170,10 +171,15 @@ export async function registerWorkspace(
         return refusalPage(reply, 429, 'Trop de demandes', `${error.message} ${error.hint}`);
       });
       registerGuard(scope, context, policy, settings);
-      // docs/workspace.md, « Bandeau »: while a delivery cause is open, every page says so.
+      // docs/workspace.md, « À traiter » and « Bandeau »: every page of a signed-in member shows the
+      // counts and, while a delivery cause is open, says so.
       scope.addHook('preHandler', async (request) => {
         if (request.staff && request.method === 'GET') {
-          request.notice = deliveryNotice(await deps.store.alerts.open(), now());
+          const [counts, open] = await Promise.all([
+            workspaceCounts(deps.store),
+            deps.store.alerts.open(),
+          ]);
+          request.workspaceChrome = { counts, notice: deliveryNotice(open, now()) };
         }
       });
 

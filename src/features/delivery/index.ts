@@ -8,3 +8,4 @@ export { afterFailure } from './retry-policy.ts';
 export type { RetryPolicy } from './retry-policy.ts';
 export { deliveryNotice } from './alert-banner.ts';
 export type { DeliveryNotice } from './alert-banner.ts';
+export { destinationLabel } from './destination-labels.ts';

@@ -1,32 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { answerDueAt } from './answer-promise.ts';
-import { parseBusinessHours } from './business-hours.ts';
 import { emailOf } from '../../kernel/lead/lead.ts';
-import { WORK_STATUSES, WORK_STATUS_LABELS, type WorkStatus } from './lead-work.ts';
+import { WORK_STATUSES, type WorkStatus } from './lead-work.ts';
 import { spamReasonLabel } from '../../kernel/lead/spam-reason.ts';
 import { releaseSpamLead } from './spam-release.ts';
-import { leadKindOf } from '../../kernel/schemas/lead-kinds.ts';
-import { isOneLineField, mailtoHref, oneLine } from '../../kernel/schemas/one-line.ts';
-import { findQuestion } from '../../kernel/schemas/questionnaires.ts';
-import { requestPhone } from '../../kernel/schemas/phone-number.ts';
-import type { Sector } from '../../kernel/schemas/sectors.ts';
 import { html } from '../staff/index.ts';
 import { leadInboundSection, unmatchedSection } from '../inbound/index.ts';
 import { staffNames } from './inbox-routes.ts';
-import { channelLabel, DELIVERY_LABELS, fieldLabel, kindLabel, personName } from './lead-views.ts';
+import { leadPageBody } from './lead-page-view.ts';
+import { excerptOf, kindLabel, personName } from './lead-views.ts';
+import { frenchCount } from '../../kernel/lead/french-count.ts';
 import { formText } from '../staff/index.ts';
 import type { WorkspaceContext } from '../staff/index.ts';
 import { refusalPage } from '../staff/index.ts';
-import { csrfField, parisTime, scrollingTable, sendWorkspacePage } from '../staff/index.ts';
+import { cell, csrfField, parisTime, scrollingTable, sendWorkspacePage } from '../staff/index.ts';
 import { renderAnswerSection } from '../answers/index.ts';
-
-const STEP_LABELS: Record<string, string> = {
-  pending: 'En attente',
-  retrying: 'En échec, nouvel essai prévu',
-  done: 'Livrée',
-  refused: 'Refusée',
-  dead: 'Abandonnée',
-};
 
 /** `/equipe/prospects/<id>`: one lead, its history, its delivery (docs/workspace.md, "La fiche"). */
 export function registerLeadPageRoutes(scope: FastifyInstance, context: WorkspaceContext): void {
@@ -58,49 +45,20 @@ export function registerLeadPageRoutes(scope: FastifyInstance, context: Workspac
       // docs/inbound.md: the prospect's messages (read by this opening) and its address's flag.
       leadInboundSection(context.store, entry, staff.name || staff.email, context.now()),
     ]);
-    const data = entry.lead.data as Record<string, unknown>;
-    const fields = Object.entries(data).filter(
-      ([name]) => name !== 'formData' && name !== 'consent',
+    const body = leadPageBody(
+      {
+        entry,
+        activity,
+        steps,
+        names,
+        others: others.entries,
+        optedOutAt: optedOut?.addedAt,
+        csrf: csrfField(request.csrfToken),
+        answering,
+        inbound,
+      },
+      context,
     );
-    const properties = leadKindOf(entry.lead.kind).schema.properties as Record<
-      string,
-      { maxLength?: number }
-    >;
-    const schemaOf = (name: string) => properties[name];
-    const answers = (data.formData ?? {}) as Record<string, string>;
-    // docs/api-decisions.md, "Phone numbers": shown as read in France, dialled in E.164.
-    const kindFields = leadKindOf(entry.lead.kind).fields;
-    const phone = requestPhone(data, kindFields);
-    const sector = data.sector as Sector | undefined;
-    const due = answerDueAt(entry, parseBusinessHours(context.config.workspace.businessHours));
-    const nameOf = (staffId: string | null) =>
-      staffId ? (names.get(staffId) ?? 'Compte supprimé') : 'personne';
-    const csrf = csrfField(request.csrfToken);
-    const email = emailOf(entry.lead);
-    const body = html`<p>${kindLabel(entry.lead.kind)} reçue le ${parisTime(entry.lead.receivedAt)} · ${channelLabel(entry)} · livraison : ${DELIVERY_LABELS[entry.status]}${due ? html` · réponse due avant ${parisTime(due)}${due <= context.now() ? html` <strong class="overdue">(en retard)</strong>` : ''}` : ''}</p>
-${optedOut ? html`<p class="notice">Adresse dans la liste d’opposition depuis le ${parisTime(optedOut.addedAt)} : ses demandes sont gardées ici mais transmises à personne.</p>` : ''}
-${inbound}
-<p>${answering ? html`<a class="button" href="#repondre">Répondre</a> ` : ''}${mailtoHref(email) ? html`<a href="${mailtoHref(email)}">Écrire depuis ma messagerie</a>` : ''} <a href="/equipe/prospects/${id}/personne">Tout ce qui est gardé de cette personne</a></p>
-<h2>Ce que la personne a envoyé</h2>
-<dl>${fields.map(([name, value]) => html`<dt>${fieldLabel(entry.lead.kind, name)}</dt><dd>${name === kindFields.phone && phone ? (phone.dial ? html`<a href="tel:${phone.dial}">${oneLine(phone.display)}</a>` : oneLine(phone.display)) : isOneLineField(schemaOf(name)) ? oneLine(String(value)) : String(value)}</dd>`)}</dl>
-${Object.keys(answers).length ? html`<h2>Réponses au questionnaire</h2><dl>${Object.entries(answers).map(([question, answer]) => html`<dt>${question}${findQuestion(sector, question) ? '' : html` <em>(question inconnue du questionnaire)</em>`}</dt><dd>${answer}</dd>`)}</dl>` : ''}
-<h2>Consentement</h2>
-${entry.lead.consent ? html`<p>Version ${entry.lead.consent.version}, donné le ${parisTime(entry.lead.consent.givenAt)} (canal ${entry.lead.consent.channel}${entry.lead.consent.page ? html`, page ${entry.lead.consent.page}` : ''}${entry.lead.consent.network ? html`, réseau ${entry.lead.consent.network}` : ''}).</p>` : html`<p>Reçue avant l’enregistrement des consentements.</p>`}
-${answering}
-<h2>Suivi</h2>
-<form method="post" action="/equipe/prospects/${id}/suivi">${csrf}
-<p><label for="statut">Statut</label><select id="statut" name="statut">${WORK_STATUSES.map((status) => html`<option value="${status}"${status === entry.work.status ? html` selected` : ''}>${WORK_STATUS_LABELS[status]}</option>`)}</select></p>
-<p><label for="attribue">Attribué à</label><select id="attribue" name="attribue"><option value="">Personne</option>${[...names].map(([staffId, name]) => html`<option value="${staffId}"${staffId === entry.work.assignee ? html` selected` : ''}>${name}</option>`)}</select></p>
-<p><button type="submit">Enregistrer</button></p></form>
-<form method="post" action="/equipe/prospects/${id}/note">${csrf}
-<p><label for="note">Note interne</label><textarea id="note" name="note" rows="3" maxlength="5000" required></textarea></p>
-<p><button type="submit">Ajouter la note</button></p></form>
-<h2>Historique</h2>
-${activity.length ? html`<ul>${activity.map((line) => html`<li>${parisTime(line.at)}, ${line.by.name} : ${line.kind === 'note' ? html`note « ${line.value ?? ''} »` : line.kind === 'status' ? html`statut ${WORK_STATUS_LABELS[line.previous as WorkStatus] ?? line.previous} → ${WORK_STATUS_LABELS[line.value as WorkStatus] ?? line.value}` : html`attribution ${nameOf(line.previous)} → ${nameOf(line.value)}`}</li>`)}</ul>` : html`<p>Rien pour l’instant.</p>`}
-<h2>Livraison</h2>
-${steps.length ? scrollingTable('Étapes de livraison', html`<table><caption>Étapes de livraison</caption><thead><tr><th scope="col">Destination</th><th scope="col">État</th><th scope="col">Essais</th><th scope="col">Réponse du prestataire</th><th scope="col">Action</th></tr></thead><tbody>${steps.map((step) => html`<tr><th scope="row">${step.destination} (${step.provider})</th><td>${STEP_LABELS[step.status] ?? step.status}</td><td>${step.attempts}</td><td>${step.detail ?? step.lastError ?? ''}</td><td>${['retrying', 'dead', 'refused'].includes(step.status) ? html`<form method="post" action="/equipe/prospects/${id}/relancer">${csrf}<input type="hidden" name="destination" value="${step.destination}"><button type="submit">Relancer</button></form>` : ''}</td></tr>`)}</tbody></table>`) : html`<p>Aucune étape de livraison${entry.status === 'spam' ? ` : cette demande attend dans « À vérifier » (${spamReasonLabel(entry.spamReason)})` : ''}.</p>`}
-<h2>Ses autres demandes</h2>
-${others.entries.filter((other) => other.lead.id !== id).length ? html`<ul>${others.entries.filter((other) => other.lead.id !== id).map((other) => html`<li><a href="/equipe/prospects/${other.lead.id}">${kindLabel(other.lead.kind)} du ${parisTime(other.lead.receivedAt)}</a></li>`)}</ul>` : html`<p>Aucune autre.</p>`}`;
     return sendWorkspacePage(request, reply, {
       title: personName(entry),
       current: 'prospects',
@@ -200,12 +158,12 @@ ${others.entries.filter((other) => other.lead.id !== id).length ? html`<ul>${oth
       unmatchedSection(context.store),
     ]);
     const csrf = csrfField(request.csrfToken);
-    const body = html`<p>Ces demandes ont été retenues par le piège à robots du site : elles n’ont été livrées à personne. Si l’une vient d’une vraie personne, « Ce n’est pas du spam » la livre normalement.</p>
+    const body = html`<p>Retenues par le piège à robots, livrées à personne : « Ce n’est pas du spam » livre celle d’une vraie personne.</p>
 ${scrollingTable(
   'À vérifier',
-  html`<table><caption>À vérifier : ${page.total > 1000 ? 'plus de 1 000' : page.total}</caption>
-<thead><tr><th scope="col">Reçue le</th><th scope="col">Type</th><th scope="col">Nom</th><th scope="col">Raison</th><th scope="col">Action</th></tr></thead>
-<tbody>${page.entries.map((entry) => html`<tr><td>${parisTime(entry.lead.receivedAt)}</td><td>${kindLabel(entry.lead.kind)}</td><th scope="row"><a href="/equipe/prospects/${entry.lead.id}">${personName(entry)}</a></th><td>${spamReasonLabel(entry.spamReason)}</td><td><form method="post" action="/equipe/a-verifier/${entry.lead.id}/liberer">${csrf}<button type="submit">Ce n’est pas du spam</button></form></td></tr>`)}</tbody></table>`,
+  html`<table><caption>À vérifier : ${page.total > 1000 ? 'plus de 1 000 demandes' : frenchCount(page.total, 'demande')}</caption>
+<thead><tr><th scope="col">Nom</th><th scope="col">Demande</th><th scope="col">Raison</th><th scope="col">Action</th></tr></thead>
+<tbody>${page.entries.map((entry) => html`<tr><th scope="row"><a href="/equipe/prospects/${entry.lead.id}">${personName(entry)}</a><br><small>reçue le ${parisTime(entry.lead.receivedAt)}</small></th>${cell('Demande', html`${kindLabel(entry.lead.kind)}<br><small class="excerpt">${excerptOf(entry)}</small>`)}${cell('Raison', spamReasonLabel(entry.spamReason))}<td><form method="post" action="/equipe/a-verifier/${entry.lead.id}/liberer">${csrf}<button type="submit">Ce n’est pas du spam</button></form></td></tr>`)}</tbody></table>`,
 )}
 ${unmatched}`;
     return sendWorkspacePage(request, reply, { title: 'À vérifier', current: 'a-verifier', body });

@@ -1,7 +1,7 @@
 import { leadName } from '../../kernel/lead/lead.ts';
 import { channelOf, LEAD_CHANNEL_LABELS, type InboxEntry } from './lead-work.ts';
 import type { LeadStatus } from '../../kernel/lead/lead-status.ts';
-import { leadKindOf, textField, type LeadKind } from '../../kernel/schemas/lead-kinds.ts';
+import { leadKindOf, textField } from '../../kernel/schemas/lead-kinds.ts';
 import { oneLine } from '../../kernel/schemas/one-line.ts';
 import { SECTOR_LABELS } from '../../kernel/schemas/questionnaires.ts';
 import type { Sector } from '../../kernel/schemas/sectors.ts';
@@ -38,16 +38,25 @@ export function topicOf(entry: InboxEntry): string {
   return oneLine(textField(data, 'SERVICE') ?? '');
 }
 
-export function channelLabel(entry: InboxEntry): string {
-  return LEAD_CHANNEL_LABELS[channelOf(entry.lead.consent?.channel)];
+const EXCERPT_LENGTH = 90;
+
+/**
+ * The first words of what the person wrote (a contact's message, an audit's first answer), on one
+ * line, cut at a word: what the list shows under the request (docs/workspace.md).
+ */
+export function excerptOf(entry: InboxEntry): string {
+  const data = entry.lead.data as Record<string, unknown>;
+  const questionnaire = leadKindOf(entry.lead.kind).questionnaire;
+  const answers = questionnaire ? data[questionnaire.answers] : undefined;
+  const text = oneLine(
+    textField(data, 'DEMANDE') ??
+      (answers && typeof answers === 'object' ? String(Object.values(answers)[0] ?? '') : ''),
+  );
+  if (text.length <= EXCERPT_LENGTH) return text;
+  const cut = text.slice(0, EXCERPT_LENGTH);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 40 ? cut.lastIndexOf(' ') : EXCERPT_LENGTH)}…`;
 }
 
-/** A label a person reads for a field: the first clause of its schema description (French). */
-export function fieldLabel(kind: LeadKind, field: string): string {
-  const schema = leadKindOf(kind).schema as {
-    properties: Record<string, { description?: string }>;
-  };
-  const description = schema.properties[field]?.description;
-  if (!description) return field;
-  return description.split(/\.\s|\s;|,\s|\s\(/)[0]!.replace(/\.$/, '');
+export function channelLabel(entry: InboxEntry): string {
+  return LEAD_CHANNEL_LABELS[channelOf(entry.lead.consent?.channel)];
 }

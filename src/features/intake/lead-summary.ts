@@ -1,3 +1,4 @@
+import { frenchCount } from '../../kernel/lead/french-count.ts';
 import { questionnaireSector } from './audit-answers.ts';
 import type { Lead } from '../../kernel/lead/lead.ts';
 import { fieldLabel, sectorLabel } from '../../kernel/schemas/field-labels.ts';
@@ -120,7 +121,7 @@ export function senderRows(lead: Lead, kind: LeadKindDescriptor): FieldRow[] {
   if (count > 0 && kind.questionnaire) {
     rows.push({
       label: fieldLabel(kind, kind.questionnaire.answers),
-      value: `${count} réponse${count > 1 ? 's' : ''}`,
+      value: frenchCount(count, 'réponse'),
     });
   }
   return rows;

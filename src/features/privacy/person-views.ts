@@ -1,3 +1,4 @@
+import { frenchCount } from '../../kernel/lead/french-count.ts';
 import type { OptOutEntry } from '../newsletter/index.ts';
 import type { PrivacyRequestKind } from './privacy-register.ts';
 import type { PersonFile } from './journal.ts';
@@ -24,7 +25,7 @@ const when = (value: unknown) => (typeof value === 'string' ? parisTime(new Date
 
 /** Rows per table, in the team's words: what an erasure deletes or an access request returns. */
 export function rowCounts(counts: Record<string, number>): SafeHtml {
-  return html`<ul>${Object.entries(counts).map(([table, count]) => html`<li>${TABLE_LABELS[table] ?? table} : ${count} ligne${count > 1 ? 's' : ''}</li>`)}</ul>`;
+  return html`<ul>${Object.entries(counts).map(([table, count]) => html`<li>${TABLE_LABELS[table] ?? table} : ${frenchCount(count, 'ligne')}</li>`)}</ul>`;
 }
 
 export const countsOf = (file: PersonFile) =>
@@ -36,7 +37,7 @@ function leadsTable(file: PersonFile): SafeHtml {
     const consent = lead.consent
       ? html`version ${lead.consent.version}, ${parisTime(lead.consent.givenAt)} (${lead.consent.channel})`
       : 'non enregistré';
-    return html`<tr><th scope="row"><a href="/equipe/prospects/${lead.id}">${kindLabel(lead.kind)} du ${parisTime(lead.receivedAt)}</a></th><td>${DELIVERY_LABELS[status]}</td><td>${consent}</td></tr>`;
+    return html`<tr><th scope="row"><a href="/equipe/prospects/${lead.id}">${kindLabel(lead.kind)} du ${parisTime(lead.receivedAt)}</a></th><td data-label="Livraison">${DELIVERY_LABELS[status]}</td><td data-label="Consentement">${consent}</td></tr>`;
   });
   return scrollingTable(
     'Ses demandes',
@@ -48,7 +49,7 @@ function stepsTable(steps: Row[]): SafeHtml {
   if (steps.length === 0) return html``;
   return scrollingTable(
     'Étapes de livraison',
-    html`<table><caption>Étapes de livraison</caption><thead><tr><th scope="col">Destination</th><th scope="col">État</th><th scope="col">Essais</th><th scope="col">Dernier changement</th></tr></thead><tbody>${steps.map((step) => html`<tr><th scope="row">${String(step.destination)}</th><td>${String(step.status)}</td><td>${String(step.attempts)}</td><td>${when(step.updated_at)}</td></tr>`)}</tbody></table>`,
+    html`<table><caption>Étapes de livraison</caption><thead><tr><th scope="col">Destination</th><th scope="col">État</th><th scope="col">Essais</th><th scope="col">Dernier changement</th></tr></thead><tbody>${steps.map((step) => html`<tr><th scope="row">${String(step.destination)}</th><td data-label="État">${String(step.status)}</td><td data-label="Essais">${String(step.attempts)}</td><td data-label="Dernier changement">${when(step.updated_at)}</td></tr>`)}</tbody></table>`,
   );
 }
 

@@ -1,3 +1,4 @@
+import { frenchCount } from '../../kernel/lead/french-count.ts';
 import type { PersonFile } from './journal.ts';
 import { signature } from '../intake/index.ts';
 import { fillText } from '../../kernel/mail/mail-identity.ts';
@@ -87,7 +88,7 @@ export function privacyAccessEmail(
         { kind: 'paragraph', text: fillText(identity.texts.greeting.anonymous, identity) },
         {
           kind: 'paragraph',
-          text: `Voici tout ce que nous gardons de l’adresse ${address} : ${count} demande${count > 1 ? 's' : ''}, avec la preuve de votre consentement et ce qui en dépend, tel que c’est enregistré.`,
+          text: `Voici tout ce que nous gardons de l’adresse ${address} : ${frenchCount(count, 'demande')}, avec la preuve de votre consentement et ce qui en dépend, tel que c’est enregistré.`,
         },
         { kind: 'heading', text: 'Ce que nous gardons' },
         { kind: 'paragraph', text: personReport(address, file) },

@@ -54,7 +54,7 @@ export function registerRegisterRoutes(scope: FastifyInstance, context: Workspac
     const late = entries.filter((entry) => isOverdue(entry, now)).length;
     const rows = entries.map(
       (entry) =>
-        html`<tr><td>${parisTime(entry.receivedAt)}</td><td>${PRIVACY_CHANNEL_LABELS[entry.channel] ?? entry.channel}</td><th scope="row"><a href="/equipe/personnes/registre/${entry.id}">${PRIVACY_KIND_NAMES[entry.kind] ?? entry.kind}</a></th><td>${privacyStatusLabel(entry, now)}</td><td>${identityCheckOf(entry)}</td><td>${entry.handledBy ?? '—'}</td><td>${outcomeOf(entry)}</td><td>${entry.answeredAt ? frenchDay(parisDay(entry.answeredAt)) : '—'}</td><td>${deadlineCell(entry, now)}</td></tr>`,
+        html`<tr><td data-label="Reçue le">${parisTime(entry.receivedAt)}</td><td data-label="Canal">${PRIVACY_CHANNEL_LABELS[entry.channel] ?? entry.channel}</td><th scope="row"><a href="/equipe/personnes/registre/${entry.id}">${PRIVACY_KIND_NAMES[entry.kind] ?? entry.kind}</a></th><td data-label="État">${privacyStatusLabel(entry, now)}</td><td data-label="Vérification d’identité">${identityCheckOf(entry)}</td><td data-label="Traitée par">${entry.handledBy ?? '—'}</td><td data-label="Suite donnée">${outcomeOf(entry)}</td><td data-label="Répondue le">${entry.answeredAt ? frenchDay(parisDay(entry.answeredAt)) : '—'}</td><td data-label="Échéance">${deadlineCell(entry, now)}</td></tr>`,
     );
     const body = html`<p>Chaque demande sur des données personnelles, reçue par le site, l’API ou un assistant IA, ou saisie ici : la réponse est due dans le mois (RGPD art. 12.3). Une demande arrivée par le site attend d’abord que la personne suive le lien envoyé à son adresse.</p>
 ${scrollingTable(

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { html } from './html.ts';
 import { STAFF_ACTIONS, staffActionLabel } from './staff-actions.ts';
 import type { WorkspaceContext } from './workspace-context.ts';
-import { parisTime, sendWorkspacePage } from './workspace-page.ts';
+import { cell, parisTime, sendWorkspacePage } from './workspace-page.ts';
+import { auditWords } from './audit-targets.ts';
 
 const PAGE_SIZE = 100;
 
@@ -22,16 +23,21 @@ export function registerJournalRoutes(scope: FastifyInstance, context: Workspace
         ? new Date(query.avant)
         : undefined;
     const entries = await context.store.staff.auditTrail({ limit: PAGE_SIZE, before, action });
+    const words = await auditWords(context, entries);
     const rows = entries.map(
       (entry) =>
         html`<tr>
-          <td><time datetime="${entry.at.toISOString()}">${parisTime(entry.at)}</time></td>
-          <td>${entry.actor}</td>
           <th scope="row">${staffActionLabel(entry.action)}</th>
-          <td>${entry.target ?? '—'}</td>
-          <td>
-            ${entry.detail ?? ''}${(entry.repeats ?? 1) > 1 ? ` (${entry.repeats} fois)` : ''}
-          </td>
+          ${cell('Sur', words.target(entry))}
+          ${cell(
+            'Quand',
+            html`<time datetime="${entry.at.toISOString()}">${parisTime(entry.at)}</time>`,
+          )}
+          ${cell('Qui', entry.actor)}
+          ${cell(
+            'Détail',
+            `${words.detail(entry)}${(entry.repeats ?? 1) > 1 ? ` (${entry.repeats} fois)` : ''}`,
+          )}
         </tr>`,
     );
     const options = Object.entries(STAFF_ACTIONS).map(
@@ -62,7 +68,7 @@ export function registerJournalRoutes(scope: FastifyInstance, context: Workspace
         </div>
         <div class="field"><button type="submit">Filtrer</button></div>
       </form>
-      <div class="table-scroll" role="region" aria-label="Journal d’activité" tabindex="0">
+      <div class="table-scroll card-table" role="region" aria-label="Journal d’activité" tabindex="0">
         <table>
           <caption>
             Journal d’activité${action ? ` : ${staffActionLabel(action)}` : ''}, les plus récentes
@@ -70,10 +76,10 @@ export function registerJournalRoutes(scope: FastifyInstance, context: Workspace
           </caption>
           <thead>
             <tr>
-              <th scope="col">Quand (heure de Paris)</th>
-              <th scope="col">Qui</th>
               <th scope="col">Action</th>
               <th scope="col">Sur</th>
+              <th scope="col">Quand (heure de Paris)</th>
+              <th scope="col">Qui</th>
               <th scope="col">Détail</th>
             </tr>
           </thead>

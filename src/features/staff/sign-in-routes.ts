@@ -1,3 +1,4 @@
+import { frenchCount } from '../../kernel/lead/french-count.ts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { normalizeEmail } from '../../kernel/lead/lead.ts';
 import type { StaffAccount } from './staff.ts';
@@ -140,7 +141,7 @@ export function registerSignInRoutes(
         {
           email,
           back,
-          alert: `Trop d’essais : réessayez dans ${seconds} seconde${seconds > 1 ? 's' : ''}.`,
+          alert: `Trop d’essais : réessayez dans ${frenchCount(seconds, 'seconde')}.`,
         },
         true,
       );

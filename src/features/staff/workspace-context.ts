@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../kernel/config.ts';
 import type { Dispatcher } from '../delivery/index.ts';
 import type { Provider } from '../delivery/index.ts';
+import type { HtmlValue } from './html.ts';
 import type { StaffRole } from './staff.ts';
 import type { Store } from '../../kernel/journal/store.ts';
 import type { Passwords } from './secrets.ts';
@@ -41,6 +42,12 @@ export interface WorkspaceContext {
   ): Promise<void>;
 }
 
+/** The navigation's counts and the page's banner line (workspace-page.ts, WorkspacePageOptions). */
+export interface WorkspaceChrome {
+  counts?: Readonly<Record<string, number>>;
+  notice?: WorkspaceNotice;
+}
+
 /** A set of pages: registered inside the workspace scope, under /equipe (workspace-plugin.ts). */
 export type WorkspacePages = (
   scope: FastifyInstance,
@@ -73,8 +80,8 @@ declare module 'fastify' {
     staff?: Staff;
     /** The session's CSRF token: every form that POSTs carries it as `_csrf`. */
     csrfToken?: string;
-    /** What needs the team's attention now, one line atop every page (workspace-page.ts). */
-    notice?: WorkspaceNotice;
+    /** What every page of a signed-in member shows around its content (workspace-plugin.ts). */
+    workspaceChrome?: WorkspaceChrome;
   }
   interface FastifyContextConfig {
     workspace?: WorkspaceRouteConfig;

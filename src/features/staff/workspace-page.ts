@@ -6,18 +6,23 @@ import type { Staff, WorkspaceNotice } from './workspace-context.ts';
 /** The workspace's stylesheet: the site's own, then a few rules of its own (workspace-styles.ts). */
 export const WORKSPACE_STYLESHEET = '/equipe/espace.css';
 
-/** One entry of the workspace's navigation; `adminOnly` entries are shown to admins only. */
+/**
+ * One entry of the workspace's navigation; `adminOnly` entries are shown to admins only, `primary`
+ * ones stay in view on a phone (the others go in the « Menu » disclosure), with their count.
+ */
 export interface WorkspaceNavItem {
   key: string;
   path: string;
   label: string;
   adminOnly?: boolean;
+  primary?: boolean;
 }
 
 /** docs/workspace.md, "Adding a page": a new section adds its entry here. */
 export const WORKSPACE_NAV: readonly WorkspaceNavItem[] = [
-  { key: 'prospects', path: '/equipe', label: 'Prospects' },
-  { key: 'a-verifier', path: '/equipe/a-verifier', label: 'À vérifier' },
+  { key: 'prospects', path: '/equipe', label: 'À traiter', primary: true },
+  { key: 'a-verifier', path: '/equipe/a-verifier', label: 'À vérifier', primary: true },
+  { key: 'tous', path: '/equipe?vue=tous', label: 'Tous les prospects' },
   { key: 'personnes', path: '/equipe/personnes', label: 'Personnes' },
   { key: 'tableau-de-bord', path: '/equipe/tableau-de-bord', label: 'Tableau de bord' },
   { key: 'journal', path: '/equipe/journal', label: 'Journal d’activité', adminOnly: true },
@@ -35,6 +40,12 @@ export interface WorkspacePageOptions {
   csrfToken?: string;
   /** Which navigation entry is the current page (aria-current). */
   current?: WorkspaceSection;
+  /** How many items wait behind a navigation entry (« À traiter 7 »), by its key. */
+  counts?: Readonly<Record<string, number>>;
+  /**
+   * One line above the page's title for what needs attention now (docs/workspace.md, « Sur un
+   * téléphone »): the pages are laid out so the first record still fits the first screen with it.
+   */
   notice?: WorkspaceNotice;
   body: HtmlValue;
 }
@@ -46,15 +57,24 @@ export function csrfField(csrfToken: string | undefined): SafeHtml {
 
 const currentMark = (yes: boolean) => (yes ? html` aria-current="page"` : '');
 
-function navigation(staff: Staff, csrfToken: string | undefined, current: WorkspaceSection) {
-  const items = WORKSPACE_NAV.filter((item) => !item.adminOnly || staff.role === 'admin').map(
-    (item) =>
-      html`<li><a href="${item.path}"${currentMark(item.key === current)}>${item.label}</a></li>`,
-  );
-  return html`<nav class="site-nav workspace-nav" aria-label="Espace équipe"><ul>${items}
+/**
+ * The primary entries with their counts, then the others in a `<details>` « Menu »: a menu without
+ * JavaScript on a phone, shown inline from 48rem (workspace-styles.ts, `::details-content`).
+ */
+function navigation(
+  staff: Staff,
+  csrfToken: string | undefined,
+  current: WorkspaceSection,
+  counts: Readonly<Record<string, number>>,
+) {
+  const link = (item: WorkspaceNavItem) =>
+    html`<li><a href="${item.path}"${currentMark(item.key === current)}>${item.label}${item.key in counts ? html` <span class="nav-count">${counts[item.key]}</span>` : ''}</a></li>`;
+  const shown = WORKSPACE_NAV.filter((item) => !item.adminOnly || staff.role === 'admin');
+  return html`<nav class="site-nav workspace-nav" aria-label="Espace équipe"><ul>${shown.filter((item) => item.primary).map(link)}</ul>
+<details class="nav-more"><summary>Menu</summary><ul>${shown.filter((item) => !item.primary).map(link)}
 <li><a href="/equipe/compte"${currentMark(current === 'compte')}>Mon compte</a></li>
 <li><form method="post" action="/equipe/deconnexion" class="inline-form">${csrfField(csrfToken)}<button type="submit" class="link-button">Se déconnecter</button></form></li>
-</ul></nav>`;
+</ul></details></nav>`;
 }
 
 /**
@@ -66,6 +86,7 @@ export function workspacePage({
   staff,
   csrfToken,
   current,
+  counts = {},
   notice,
   body,
 }: WorkspacePageOptions): SafeHtml {
@@ -89,10 +110,10 @@ export function workspacePage({
 <a class="brand" href="/equipe">${AGENCY.name}<small>Espace équipe</small></a>
 ${who}
 </div>
-${staff ? html`<div class="wrap">${navigation(staff, csrfToken, current)}</div>` : ''}
+${staff ? html`<div class="wrap">${navigation(staff, csrfToken, current, counts)}</div>` : ''}
 </header>
-${notice ? html`<div class="workspace-notice" role="status"><p class="wrap"><span>${notice.text}</span> — <a href="${notice.href}">Voir</a></p></div>` : ''}
 <main id="contenu" class="wrap workspace-main">
+${notice ? html`<div class="workspace-notice" role="status"><p><span>${notice.text}</span> — <a href="${notice.href}">Voir</a></p></div>` : ''}
 <h1>${title}</h1>
 ${body}
 </main>
@@ -112,10 +133,10 @@ export function sendWorkspacePage(
     .type('text/html; charset=utf-8')
     .send(
       workspacePage({
+        ...request.workspaceChrome,
         ...page,
         staff: request.staff,
         csrfToken: request.csrfToken,
-        notice: request.notice,
       }).value,
     );
 }
@@ -132,9 +153,16 @@ export function parisTime(date: Date): string {
 }
 
 /**
- * A wide table that scrolls sideways on a phone: a focusable, named region, so keyboard users can
- * scroll it too (WCAG 2.1.1; axe's scrollable-region-focusable).
+ * A table that becomes one card per row on a narrow screen (workspace-styles.ts, `.card-table`):
+ * each cell's `data-label` names it there. Still a focusable, named region in case a cell is wider
+ * than the screen, so keyboard users can scroll it too (WCAG 2.1.1; axe's
+ * scrollable-region-focusable).
  */
 export function scrollingTable(label: string, table: SafeHtml): SafeHtml {
-  return html`<div class="table-scroll" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
+  return html`<div class="table-scroll card-table" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
+}
+
+/** A cell named for its card on a phone: `<td data-label="Statut">`. */
+export function cell(label: string, content: HtmlValue): SafeHtml {
+  return html`<td data-label="${label}">${content}</td>`;
 }

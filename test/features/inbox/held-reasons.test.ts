@@ -37,11 +37,13 @@ describe('« À vérifier » says why each lead was held', () => {
     await activeMember(t.app, t.store, 'anne@agence.fr', 'member');
     const { cookie } = await signIn(t.app, 'anne@agence.fr');
     const page = await t.app.inject({ url: '/equipe/a-verifier', headers: { cookie } });
-    expect(page.body).toContain('<caption>À vérifier : 2</caption>');
+    expect(page.body).toContain('<caption>À vérifier : 2 demandes</caption>');
     expect(page.body).toMatch(
-      /Rapide<\/a><\/th><td>Envoyée trop vite après l’ouverture de la page \(peut-être une vraie personne\)<\/td>/,
+      /Rapide<\/a>.*<td data-label="Raison">Envoyée trop vite après l’ouverture de la page \(peut-être une vraie personne\)<\/td>/,
     );
-    expect(page.body).toMatch(/Robot<\/a><\/th><td>Champ caché rempli \(robot probable\)<\/td>/);
+    expect(page.body).toMatch(
+      /Robot<\/a>.*<td data-label="Raison">Champ caché rempli \(robot probable\)<\/td>/,
+    );
     const fastId = held.find((entry) => entry.spamReason === 'too_fast')!.lead.id;
     const leadPage = await t.app.inject({
       url: `/equipe/prospects/${fastId}`,

@@ -20,19 +20,21 @@ describe('the inbox, a lead page and « À vérifier » (docs/workspace.md)', ()
     const { cookie } = await member();
     const inbox = await t.app.inject({ url: '/equipe', headers: { cookie } });
     expect(inbox.statusCode).toBe(200);
-    expect(inbox.body).toContain('<caption>Prospects : 2</caption>');
+    // docs/workspace.md, « À traiter »: the home view, with the navigation's counts.
+    expect(inbox.body).toContain('<caption>À traiter : 2 prospects</caption>');
+    expect(inbox.body).toMatch(/À traiter <span class="nav-count">2<\/span>/);
     expect(inbox.body).toContain('Marie Dupont');
     expect(inbox.body).toContain('Artisans et entreprises du BTP');
     expect(inbox.body).toContain('non lu');
 
     const found = await t.app.inject({ url: '/equipe?q=dupont', headers: { cookie } });
-    expect(found.body).toContain('<caption>Prospects : 1</caption>');
+    expect(found.body).toContain('<caption>À traiter : 1 prospect</caption>');
     const id = /href="\/equipe\/prospects\/([^"]+)"/.exec(found.body)![1]!;
 
     const page = await t.app.inject({ url: `/equipe/prospects/${id}`, headers: { cookie } });
     expect(page.statusCode).toBe(200);
     // Labels from the schemas, never the API key.
-    expect(page.body).toContain('<dt>Prénom de la personne qui écrit</dt><dd>Marie</dd>');
+    expect(page.body).toContain('<dt>Prénom</dt><dd>Marie</dd>');
     expect(page.body).not.toContain('<dt>PRENOM</dt>');
     expect(page.body).toContain('href="mailto:marie.dupont@example.fr"');
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
@@ -60,9 +62,22 @@ describe('the inbox, a lead page and « À vérifier » (docs/workspace.md)', ()
       assignee: anne.id,
     });
 
-    const filtered = await t.app.inject({ url: '/equipe?statut=nouveau', headers: { cookie } });
-    expect(filtered.body).toContain('<caption>Prospects : 1</caption>');
-    expect(filtered.body).not.toContain('Marie Dupont');
+    // Started, the lead leaves « À traiter » and stays in « Tous les prospects ».
+    const home = await t.app.inject({ url: '/equipe', headers: { cookie } });
+    expect(home.body).toContain('<caption>À traiter : 1 prospect</caption>');
+    expect(home.body).not.toContain('Marie Dupont');
+    const all = await t.app.inject({ url: '/equipe?vue=tous', headers: { cookie } });
+    expect(all.body).toContain('<caption>Tous les prospects : 2 prospects</caption>');
+    const filtered = await t.app.inject({
+      url: '/equipe?vue=tous&statut=en-cours',
+      headers: { cookie },
+    });
+    expect(filtered.body).toContain('<caption>Tous les prospects : 1 prospect</caption>');
+    expect(filtered.body).toContain('Marie Dupont');
+    // The active filter as a chip whose link removes it.
+    expect(filtered.body).toContain(
+      'href="/equipe?vue=tous" aria-label="Retirer le filtre Statut : En cours"',
+    );
   });
 
   it('exports the current filter in the French-Excel flavour (BOM, semicolons)', async () => {

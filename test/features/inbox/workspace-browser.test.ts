@@ -158,13 +158,13 @@ describe('the workspace in Chromium (docs/workspace.md)', () => {
       await page.getByLabel(/^Mot de passe/).fill(PASSWORD);
       await page.getByRole('button', { name: 'Se connecter' }).click();
       await page.waitForURL(`${origin}/equipe`);
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Prospects');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('À traiter');
       await check(page, width, javaScript);
 
       // Find the lead by a part of its surname, open it.
       await page.getByLabel(/^Rechercher/).fill(`durand${tag.slice(0, 4)}`);
       await page.getByRole('button', { name: 'Filtrer' }).click();
-      await expect.poll(() => page.locator('caption').textContent()).toBe('Prospects : 1');
+      await expect.poll(() => page.locator('caption').textContent()).toBe('À traiter : 1 prospect');
       await check(page, width, javaScript);
       await page.getByRole('link', { name: `${searched.first} ${searched.last}` }).click();
       await page.waitForURL(/\/equipe\/prospects\/[^/]+$/);
@@ -189,7 +189,7 @@ describe('the workspace in Chromium (docs/workspace.md)', () => {
       await page.goto(`${origin}/equipe?q=petit+${tag}`);
       await page.getByRole('link', { name: `${unreached.first} ${unreached.last}` }).click();
       await page.waitForURL(/\/equipe\/prospects\/[^/]+$/);
-      const steps = page.getByRole('table', { name: 'Étapes de livraison' });
+      const steps = page.getByRole('list', { name: 'Étapes de livraison' });
       expect(await steps.innerText()).toContain('Abandonnée');
       await check(page, width, javaScript);
       await steps.getByRole('button', { name: 'Relancer' }).click();
@@ -198,7 +198,7 @@ describe('the workspace in Chromium (docs/workspace.md)', () => {
       expect(notificationsAbout(unreached.email)).toBe(1);
 
       // « À vérifier »: the held lead, released; the dispatcher delivers it, once.
-      await page.getByRole('link', { name: 'À vérifier' }).click();
+      await page.getByRole('link', { name: /^À vérifier/ }).click();
       await page.waitForURL(`${origin}/equipe/a-verifier`);
       await check(page, width, javaScript);
       const heldRow = page.getByRole('row', { name: new RegExp(`${held.first} ${held.last}`) });
@@ -211,8 +211,10 @@ describe('the workspace in Chromium (docs/workspace.md)', () => {
       expect(sink.received.filter((mail) => mail.envelopeTo.includes(held.email))).toHaveLength(1);
 
       // The run's three leads, filtered by the word their messages share, for Excel.
-      await page.goto(`${origin}/equipe?q=${tag}`);
-      await expect.poll(() => page.locator('caption').textContent()).toBe('Prospects : 3');
+      await page.goto(`${origin}/equipe?vue=tous&q=${tag}`);
+      await expect
+        .poll(() => page.locator('caption').textContent())
+        .toBe('Tous les prospects : 3 prospects');
       const download = page.waitForEvent('download');
       await page.getByRole('link', { name: 'CSV pour Excel' }).click();
       const text = readFileSync((await (await download).path())!, 'utf8');
@@ -250,6 +252,8 @@ describe('the workspace in Chromium (docs/workspace.md)', () => {
       }
       expect(await page.locator('table').innerText()).toContain(email);
 
+      // On a phone, « Se déconnecter » is in the navigation's « Menu » (docs/workspace.md).
+      if (width < 768) await page.getByText('Menu', { exact: true }).click();
       await page.getByRole('button', { name: 'Se déconnecter' }).click();
       await page.waitForURL(`${origin}/equipe/connexion?au_revoir`);
       await page.goto(`${origin}/equipe/journal`);
