@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../kernel/config.ts';
 import type { Dispatcher } from '../delivery/index.ts';
 import type { Provider } from '../delivery/index.ts';
-import type { HtmlValue } from './html.ts';
 import type { StaffRole } from './staff.ts';
 import type { Store } from '../../kernel/journal/store.ts';
 import type { Passwords } from './secrets.ts';
