@@ -1,6 +1,5 @@
 import { PassThrough, Writable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { replayLeads } from '../../src/cli/delivery-commands.ts';
 import { createLogger, loggerOptions } from '../../src/kernel/observability/logging.ts';
 import { buildTestApp, validContact, type TestApp } from '../helpers/app.ts';
@@ -34,11 +33,10 @@ function captureLogs() {
 }
 
 async function eventually(check: () => boolean, what: string, ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`still waiting for ${what}`);
-    await sleep(50);
-  }
+  await vi.waitFor(() => expect(check(), `still waiting for ${what}`).toBe(true), {
+    timeout: ms,
+    interval: 50,
+  });
 }
 
 let harness: TestApp | undefined;

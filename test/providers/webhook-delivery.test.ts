@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeliveryStep } from '../../src/kernel/lead/deliveries.ts';
 import { webhookDestinationName } from '../../src/providers/webhooks/webhook-destination.ts';
 import { webhookIdFor } from '../../src/providers/webhooks/webhook-message.ts';
@@ -80,11 +79,10 @@ async function stepsOf(app: TestApp): Promise<DeliveryStep[]> {
 const isWebhook = (step: DeliveryStep) => step.provider === 'webhook';
 
 async function until(what: string, check: () => Promise<boolean> | boolean, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`still waiting for: ${what}`);
-    await sleep(50);
-  }
+  await vi.waitFor(async () => expect(await check(), `still waiting for: ${what}`).toBe(true), {
+    timeout: ms,
+    interval: 50,
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildSite, SITE_DIR } from '../../../src/features/site/build.ts';
 import { buildTestApp, type TestApp } from '../../helpers/app.ts';
 
@@ -51,11 +51,10 @@ async function tarifsOverMcp(): Promise<string | undefined> {
 
 /** Asks until `done` holds (the swap is noticed within milliseconds; the bound only stops a hang). */
 async function eventually(done: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > until) throw new Error('the new build was not served');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await vi.waitFor(async () => expect(await done(), 'the new build was not served').toBe(true), {
+    timeout: timeoutMs,
+    interval: 100,
+  });
 }
 
 describe('a rebuild takes effect without a restart (docs/site.md, "Serving")', () => {

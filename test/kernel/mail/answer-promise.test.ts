@@ -1,11 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import PostalMime from 'postal-mime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntake } from '../../../src/features/intake/intake.ts';
 import { parseBusinessHours } from '../../../src/features/inbox/business-hours.ts';
 import { postJson } from '../../helpers/api-assertions.ts';
 import { buildTestApp, validAudit, validContact, type TestApp } from '../../helpers/app.ts';
+import { outboxMails } from '../../helpers/outbox.ts';
 
 /*
  * docs/emails.md, "The answer promised": the confirmation e-mail and the API's answer give the day
@@ -19,12 +17,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function confirmationTo(address: string): Promise<string> {
-  const directory = join(t.dataDir, 'outbox');
-  const mails = await Promise.all(
-    readdirSync(directory)
-      .filter((name) => name.endsWith('-confirmation.eml'))
-      .map((name) => PostalMime.parse(readFileSync(join(directory, name)))),
-  );
+  const mails = await outboxMails(t.dataDir, 'confirmation');
   const sent = mails.filter((mail) => mail.to?.some((to) => to.address === address));
   expect(sent).toHaveLength(1);
   return (sent[0]!.text ?? '').replace(/\u00a0/g, ' ');
