@@ -170,4 +170,68 @@ describe('the workspace on a phone and a laptop (docs/workspace.md)', () => {
       expect(await nav.getByRole('link', { name: /^À vérifier/ }).innerText()).toBe('À vérifier 3');
     }, 240_000);
   }
+
+  /**
+   * docs/workspace.md, « Une matinée sur un téléphone »: the morning's work at 390 × 844, each step
+   * reached in a counted number of taps (a tap: a click, or a choice in a list).
+   */
+  it('a morning at 390 px: each task in a counted number of taps', async () => {
+    const { origin, test } = chromium.served;
+    const page = await openPage(390, 844, false);
+    let taps = 0;
+    const tap = async (target: { click(): Promise<void> }) => {
+      taps += 1;
+      await target.click();
+    };
+    const counted = async (task: () => Promise<void>) => {
+      taps = 0;
+      await task();
+      return taps;
+    };
+    await page.goto(`${origin}/equipe`);
+    const counts: Record<string, number> = {};
+
+    // The most overdue lead is the first card of « À traiter »: one tap opens it.
+    counts.find = await counted(async () => {
+      await tap(page.locator(FIRST_ROW).first().getByRole('link'));
+      await page.waitForURL(`${origin}/equipe/prospects/${oldest}`);
+    });
+    // « Appeler » dials the number in E.164 (a tap hands it to the phone).
+    const call = page.getByRole('link', { name: /^Appeler/ });
+    expect(await call.getAttribute('href')).toMatch(/^tel:\+[1-9]\d{6,14}$/);
+    counts.call = 1;
+    counts.assign = await counted(async () => {
+      taps += 1;
+      await page.getByLabel('Attribué à').selectOption({ label: 'camille' });
+      taps += 1;
+      await page.getByLabel('Statut').selectOption({ label: 'En cours' });
+      await tap(page.getByRole('button', { name: 'Enregistrer' }));
+      await expect
+        .poll(() => page.locator('main').innerText())
+        .toContain('statut Nouveau → En cours');
+    });
+    counts.note = await counted(async () => {
+      await tap(page.getByLabel('Note interne'));
+      await page.getByLabel('Note interne').fill('Rappeler à 14 h');
+      await tap(page.getByRole('button', { name: 'Ajouter la note' }));
+      await expect
+        .poll(() => page.locator('main').innerText())
+        .toContain('note « Rappeler à 14 h »');
+    });
+    counts.replay = await counted(async () => {
+      await tap(page.getByRole('button', { name: 'Relancer' }));
+      await expect
+        .poll(async () => (await test.store.deliveries.steps(oldest)).map((step) => step.status))
+        .not.toContain('dead');
+    });
+    counts.release = await counted(async () => {
+      await tap(page.getByRole('link', { name: /^À vérifier/ }));
+      await tap(
+        page.locator(FIRST_ROW).first().getByRole('button', { name: 'Ce n’est pas du spam' }),
+      );
+      await page.waitForURL(/\/equipe\/prospects\/held-/);
+    });
+    // The figures docs/workspace.md gives.
+    expect(counts).toEqual({ find: 1, call: 1, assign: 3, note: 2, replay: 1, release: 2 });
+  }, 120_000);
 });

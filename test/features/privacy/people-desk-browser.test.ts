@@ -44,6 +44,8 @@ describe('the people desk in Chromium (docs/workspace.md)', () => {
           { width, javaScript, acceptDownloads: true },
         );
 
+        // On a phone, « Personnes » is in the navigation's « Menu » (docs/workspace.md).
+        if (width < 768) await page.getByText('Menu', { exact: true }).click();
         await page.getByRole('link', { name: 'Personnes' }).click();
         await page.waitForURL(`${origin}/equipe/personnes`);
         await check(page, width, javaScript);
