@@ -1,3 +1,4 @@
+import { frenchNumericDateTime } from '../kernel/lead/french-date.ts';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -47,7 +48,7 @@ export async function databaseStatus(config: Config, out: NodeJS.WritableStream)
     migrationStates(db as Kysely<unknown>, schema),
   );
   for (const state of states) {
-    const when = state.appliedAt ? state.appliedAt.toISOString() : 'en attente';
+    const when = state.appliedAt ? frenchNumericDateTime(state.appliedAt) : 'en attente';
     out.write(`${when.padEnd(24)}  ${state.name}\n`);
   }
   const pending = states.filter((state) => state.appliedAt === undefined).length;

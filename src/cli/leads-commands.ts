@@ -1,3 +1,4 @@
+import { frenchDateTime, frenchNumericDateTime } from '../kernel/lead/french-date.ts';
 import { join } from 'node:path';
 import { InvalidConfigError, type Config } from '../kernel/config.ts';
 import { maskText } from '../kernel/lead/masking.ts';
@@ -56,11 +57,12 @@ export async function listLeads(
     out.write(status ? `Aucune demande « ${status} ».\n` : 'Aucune demande dans le journal.\n');
     return;
   }
-  for (const entry of maskedErrors(entries, config.secrets).map(summary)) {
+  for (const journaled of maskedErrors(entries, config.secrets)) {
+    const entry = summary(journaled);
     // The last error tells an operator why a lead waits, without opening the database.
     const error = entry.lastError ? `  ${entry.lastError.replace(/\s+/g, ' ')}` : '';
     out.write(
-      `${entry.receivedAt}  ${entry.kind.padEnd(9)}  ${entry.status.padEnd(9)}  ${String(entry.attempts).padStart(2)}  ${entry.email}  ${entry.id}${error}\n`,
+      `${frenchNumericDateTime(journaled.lead.receivedAt)}  ${entry.kind.padEnd(9)}  ${entry.status.padEnd(9)}  ${String(entry.attempts).padStart(2)}  ${entry.email}  ${entry.id}${error}\n`,
     );
   }
 }
@@ -104,7 +106,7 @@ export async function purgeLeads(
   const deleted = await withStore(config, (store) => store.purgeReceivedBefore(before));
   const messages = await pruneOutbox(join(config.dataDir, 'outbox'), before);
   out.write(
-    `${deleted} demande(s) reçue(s) avant le ${before.toISOString()} supprimée(s), ${messages} e-mail(s) de la boîte d’envoi.\n`,
+    `${deleted} demande(s) reçue(s) avant le ${frenchDateTime(before)} (heure de Paris) supprimée(s), ${messages} e-mail(s) de la boîte d’envoi.\n`,
   );
   return deleted;
 }

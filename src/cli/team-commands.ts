@@ -1,3 +1,4 @@
+import { frenchDateTime } from '../kernel/lead/french-date.ts';
 import type { Config } from '../kernel/config.ts';
 import type { StaffRole } from '../features/staff/staff.ts';
 import { inviteStaff, isAddress } from '../features/staff/invitations.ts';
@@ -33,7 +34,7 @@ export async function addTeamMember(
     return made;
   });
   out.write(
-    `Invitation pour ${invitation.email} (${role === 'admin' ? 'administrateur' : 'membre'}), valable une fois jusqu’au ${invitation.expiresAt.toISOString()} :\n${invitation.link}\n`,
+    `Invitation pour ${invitation.email} (${role === 'admin' ? 'administrateur' : 'membre'}), valable une fois jusqu’au ${frenchDateTime(invitation.expiresAt)} (heure de Paris) :\n${invitation.link}\n`,
   );
   return true;
 }

@@ -65,7 +65,7 @@ describe('leadgate leads list (README, Commands)', () => {
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(
-      /^\d{4}-\d\d-\d\dT\S+Z +contact +delivered +1 +marie\.dupont@example\.fr +[0-9a-f-]{36}$/,
+      /^\d\d\/\d\d\/\d{4} \d\d:\d\d +contact +delivered +1 +marie\.dupont@example\.fr +[0-9a-f-]{36}$/,
     );
     expect(lines[1]).toMatch(/ subscribe +delivered +1 +lea@example\.fr /);
   });

@@ -31,6 +31,10 @@ describe('leadgate team add', () => {
     )?.[0];
     expect(link, run.stdout).toBeDefined();
     expect(run.stdout).toContain('patron@agence.fr (administrateur)');
+    // Staff-facing times in Paris time, as a French person writes them (never UTC ISO).
+    expect(run.stdout).toMatch(
+      /valable une fois jusqu’au \d{1,2}(er)? \p{L}+ \d{4} à \d{1,2}\u00a0h\u00a0\d\d \(heure de Paris\) :/u,
+    );
     const token = new URL(link!).searchParams.get('jeton')!;
     const set = { jeton: token, password: PASSWORD, confirmation: PASSWORD };
     expect((await postForm(test.app, '/equipe/invitation', set)).statusCode).toBe(303);

@@ -47,7 +47,8 @@ export function deliveryNotice(
     others > 0 ? ` (et ${others} ${frenchPlural(others, 'autre cause', 'autres causes')})` : '';
   const leads = new Set(open.flatMap((alert) => alert.leads.map((lead) => lead.id)));
   return {
-    text: `${count} ${what} : ${causeWords(first)} depuis ${sinceWords(first.since, now)}${more}`,
+    // No step held right now (they all went another way): the cause alone.
+    text: `${count > 0 ? `${count} ${what}` : 'Livraison bloquée'} : ${causeWords(first)} depuis ${sinceWords(first.since, now)}${more}`,
     href: leads.size === 1 ? leadPagePath([...leads][0]!) : `${WORKSPACE_PATH}/tableau-de-bord`,
   };
 }

@@ -2,7 +2,7 @@ import { answerDueAt } from './answer-promise.ts';
 import type { BusinessHours } from './business-hours.ts';
 import { DELIVERY_LABELS, kindLabel } from './lead-views.ts';
 import { WORK_STATUS_LABELS, type InboxEntry } from './lead-work.ts';
-import { frenchDateTime } from '../../kernel/lead/french-date.ts';
+import { frenchDateTime, frenchNumericDateTime } from '../../kernel/lead/french-date.ts';
 import { CHANNEL_LABELS, labelledFields, sectorLabel } from '../../kernel/schemas/field-labels.ts';
 import { LEAD_KINDS, type LeadKindDescriptor } from '../../kernel/schemas/lead-kinds.ts';
 import { requestPhone } from '../../kernel/schemas/phone-number.ts';
@@ -23,19 +23,9 @@ export interface ExcelExportContext {
   lastNotes(leadIds: readonly string[]): Promise<ReadonlyMap<string, string>>;
 }
 
-const EXCEL_DATE = new Intl.DateTimeFormat('fr-FR', {
-  timeZone: 'Europe/Paris',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
 /** « 02/12/2026 09:16 », Paris time: a date and time French Excel and LibreOffice read as one. */
 export function excelDate(date: Date | undefined): string {
-  return date ? EXCEL_DATE.format(date).replace(',', '') : '';
+  return date ? frenchNumericDateTime(date) : '';
 }
 
 /**

@@ -54,6 +54,20 @@ export function frenchDayAndTime(date: Date): string {
   return `${frenchDay(date)} à ${Number(part.hour)}\u00a0h${minutes}`;
 }
 
+const NUMERIC = new Intl.DateTimeFormat('fr-FR', {
+  timeZone: 'Europe/Paris',
+  dateStyle: 'short',
+  timeStyle: 'short',
+});
+
+/**
+ * « 02/12/2026 09:16 », Paris time: a column of times the team scans (the command line), and what a
+ * French spreadsheet reads as a date and time (« CSV pour Excel »).
+ */
+export function frenchNumericDateTime(date: Date): string {
+  return NUMERIC.format(date).replace(',', '');
+}
+
 /** A duration as the team reads it: « 3 h 20 », « 40 min » (no-break spaces, as above). */
 export function frenchDuration(ms: number): string {
   const minutes = Math.round(ms / 60_000);
