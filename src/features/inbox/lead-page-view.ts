@@ -88,7 +88,7 @@ function messageSection({ entry, optedOutAt }: LeadPageFacts): SafeHtml {
     string
   >;
   const consent = entry.lead.consent;
-  return html`<section aria-labelledby="message"><h2 id="message">Ce que la personne a envoyé</h2>
+  return html`<section aria-labelledby="demande"><h2 id="demande">Ce que la personne a envoyé</h2>
 ${optedOutAt ? html`<p class="notice">Adresse dans la liste d’opposition depuis le ${parisTime(optedOutAt)} : ses demandes sont gardées ici mais transmises à personne.</p>` : ''}
 <dl>${Object.entries(data)
     .filter(([name]) => !hidden.has(name))

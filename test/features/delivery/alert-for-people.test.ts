@@ -109,7 +109,7 @@ describe('a delivery alert a person can act on (docs/delivery.md, « Alerts »)'
     // The banner, one line on every page, while the cause is open.
     const inbox = () => app.inject({ url: '/equipe', headers: { cookie } });
     const banner =
-      /<div class="workspace-notice" role="status"><p class="wrap"><span>([^<]*)<\/span> — <a href="([^"]+)">Voir<\/a>/;
+      /<div class="workspace-notice" role="status"><p><span>([^<]*)<\/span> — <a href="([^"]+)">Voir<\/a>/;
     const [, words, href] = banner.exec((await inbox()).body) ?? [];
     expect(words).toMatch(
       /^2 envois en attente : le webhook vers 127\.0\.0\.1 répond 500 depuis \d\d\sh\s\d\d$/,

@@ -98,7 +98,7 @@ describe('« CSV pour Excel » read back by LibreOffice Calc in French (docs/ope
     await t.store.work.addNote(marie.lead.id, 'Rappeler jeudi', by, new Date());
 
     const answer = await t.app.inject({
-      url: '/equipe/export.csv?format=excel',
+      url: '/equipe/export.csv?vue=tous&format=excel',
       headers: { cookie },
     });
     expect(answer.statusCode).toBe(200);

@@ -220,10 +220,10 @@ describe('the workspace in Chromium (docs/workspace.md)', () => {
       const text = readFileSync((await (await download).path())!, 'utf8');
       expect(text.startsWith('\uFEFF')).toBe(true);
       const records = asObjects(parseCsv(text.slice(1), ';'));
-      expect(records.map((record) => record.EMAIL).sort()).toEqual(
+      expect(records.map((record) => record['Adresse e-mail']).sort()).toEqual(
         [held.email, searched.email, unreached.email].sort(),
       );
-      expect(records.every((record) => record.DEMANDE?.includes('\nDeuxième ligne'))).toBe(true);
+      expect(records.every((record) => record.Projet?.includes('\nDeuxième ligne'))).toBe(true);
 
       // axe on every GET page the workspace registers (the routes the security and Nu tests walk
       // too), so a page added later is checked: a lead's pages on this run's lead, any other

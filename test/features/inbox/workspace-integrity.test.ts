@@ -280,9 +280,12 @@ describe('the workspace’s integrity rules (docs/workspace.md)', () => {
       siteUrl: t.config.siteUrl,
       identity: mailIdentity(),
     });
-    const line = summary.text.split('\n').find((text) => text.includes('Jeanne'))!;
-    expect(line).toContain('Jeanne Alerte');
-    expect(line).toContain('Site vitrine Alerte sécurité : votre session a expiré');
+    // The person's name in bold on its line, each request on one line below it.
+    const lines = summary.text.split('\n');
+    expect(lines.find((text) => text.includes('Jeanne'))).toContain('Jeanne Alerte');
+    expect(
+      lines.some((text) => text.includes('Site vitrine Alerte sécurité : votre session a expiré')),
+    ).toBe(true);
     expect(summary.text).not.toMatch(/\n\s*Alerte sécurité/);
     expect(summary.html).not.toMatch(/<br>\s*(<br>\s*)?Alerte sécurité/);
 
