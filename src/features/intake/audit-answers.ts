@@ -47,7 +47,7 @@ export function withCanonicalQuestions<R extends LeadRequest>(
 
 /** Something kept as sent that the caller may want to check (spec 2.4 answer, optional `warnings`). */
 export interface AnswerWarning {
-  code: 'no_answers' | 'unknown_choice' | 'question_matched';
+  code: 'no_answers' | 'unknown_choice' | 'question_matched' | 'email_typo';
   message: string;
   field?: string;
 }

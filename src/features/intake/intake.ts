@@ -1,3 +1,4 @@
+import { emailTypoWarnings } from './email-typo.ts';
 import { createHash } from 'node:crypto';
 import type { LeadRequest } from '../../kernel/schemas/lead-kinds.ts';
 import { withCanonicalQuestions } from './audit-answers.ts';
@@ -136,7 +137,7 @@ export function createIntake({
           newsletter,
           confirmationCap,
         );
-        const warnings = answerWarnings(received);
+        const warnings = [...answerWarnings(received), ...emailTypoWarnings(lead)];
         // A repeat is promised from its own arrival: never sooner than the first was.
         const answerBy = promisedAnswerAt(request.kind, at, businessHours);
         return {

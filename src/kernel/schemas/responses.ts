@@ -35,7 +35,7 @@ export const SuccessResponseSchema = Type.Object(
           title:
             'audit : ce qui, enregistré, mérite vérification ; `question_matched` signale une question presque exacte, rangée sous la vraie',
           description:
-            'Audit seulement : ce qui a été enregistré mais mérite d’être vérifié (`unknown_choice` : une réponse hors des choix proposés ; `no_answers` : aucune réponse au questionnaire ; `question_matched` : une clé presque égale à une question, rangée sous cette question). Jamais un refus : la demande est enregistrée.',
+            'Ce qui a été enregistré mais mérite d’être vérifié. Audit : `unknown_choice` (une réponse hors des choix proposés), `no_answers` (aucune réponse au questionnaire), `question_matched` (une clé presque égale à une question, rangée sous cette question). Ajout au contrat, toute demande : `email_typo` (le domaine de l’adresse ressemble à celui d’un grand fournisseur mal tapé, `gmial.com` pour `gmail.com` : le message propose l’adresse probable, à faire confirmer à la personne). Jamais un refus : la demande est enregistrée.',
         },
       ),
     ),
