@@ -114,7 +114,10 @@ async function publish(settledBefore: number, cacheDir: string, name: string, ou
     // Native addons (and pg's optional one, esbuild's binary, sharp's libvips) load files next to
     // themselves.
     external: ['better-sqlite3', 'pg-native', 'esbuild', 'sharp'],
-    define: { LEADGATE_BUNDLED: 'true' },
+    // A package written as an ES module may read its own file URL (email-reply-parser builds its
+    // optional `require` from it), which CommonJS leaves undefined: it names the bundle instead.
+    define: { LEADGATE_BUNDLED: 'true', [FILE_URL]: '__leadgateBundleUrl' },
+    banner: { js: "var __leadgateBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [keepFileUrls(outdir)],
     metafile: true,
     logLevel: 'warning',
