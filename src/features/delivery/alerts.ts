@@ -2,6 +2,7 @@ import { frenchDateTime, frenchPlural } from '../../kernel/lead/french-date.ts';
 import { blocksText, type MailBlock } from '../../kernel/mail/mail-blocks.ts';
 import { oneLine } from '../../kernel/schemas/one-line.ts';
 import { destinationWords, plainCause, technicalWords } from './alert-words.ts';
+import { destinationLabel } from './destination-labels.ts';
 /**
  * The agency's delivery alerts (docs/delivery.md, « Alerts »): one per cause, not per lead. A cause
  * opens when a destination fails for a reason someone has to fix (a setting, a Brevo object), or
@@ -180,6 +181,15 @@ export function openedAlert(
         kind: 'paragraph',
         text: `${capitalized(cause)} depuis le ${at(alert.since)} (heure de Paris) : ${heldWords(alert)}.`,
       },
+      // docs/delivery.md, « Alerts »: a cause that holds several destinations names each of them.
+      ...(alert.holds.length > 1
+        ? [
+            {
+              kind: 'paragraph' as const,
+              text: `Envois retenus : ${alert.holds.map(destinationLabel).join(', ')}.`,
+            },
+          ]
+        : []),
       ...(alert.leads.length > 0
         ? [
             { kind: 'heading' as const, text: 'Demandes concernées' },

@@ -103,8 +103,8 @@ describe('provider refusals are causes (docs/delivery.md, « Alerts »)', () => 
     }
     const texts = alertTexts(alertHook);
     expect(texts).toHaveLength(1);
-    expect(texts[0]).toContain('confirmation-email');
-    expect(texts[0]).toContain('agency-notification');
+    expect(texts[0]).toContain('E-mail de confirmation');
+    expect(texts[0]).toContain('Notification à l’équipe');
     expect(texts[0]).toContain('À corriger : SMTP_URL : smtp répond mais refuse chaque envoi');
     expect(texts[0]).toContain('451');
     // The count is every failed attempt, as the journal's steps count them.
