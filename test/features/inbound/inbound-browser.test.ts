@@ -50,7 +50,8 @@ describe('a prospect’s reply on the lead page, in Chromium (docs/inbound.md)',
       });
       await page.goto(`${origin}/equipe/prospects/inbound-1`);
       await expect.poll(() => page.getByText('Bonjour <script>alert(1)</script>').count()).toBe(1);
-      expect(await page.locator('details summary').textContent()).toBe('Historique cité');
+      // The quoted history is folded under its own disclosure.
+      expect(await page.locator('details summary', { hasText: 'Historique cité' }).count()).toBe(1);
       expect(dialogs).toEqual([]);
       expect(await axeViolations(page), `${width} px`).toEqual([]);
       const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
