@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Lead } from '../../../src/kernel/lead/lead.ts';
-import { axeViolations, withAxe } from '../../helpers/browser-axe.ts';
+import { axeViolations } from '../../helpers/browser-axe.ts';
 import { useSiteInChromium } from '../../helpers/browser-site.ts';
 import { validContact } from '../../helpers/app.ts';
 import { acceptLead } from '../../helpers/test-stores.ts';
@@ -36,13 +36,9 @@ describe('a prospect’s reply on the lead page, in Chromium (docs/inbound.md)',
     expect(posted.status).toBe(200);
     await activeMember(test.app, test.store, 'fiche@agence.fr', 'member');
     const { cookie } = await signIn(test.app, 'fiche@agence.fr');
-    const [name, value] = cookie.split('=') as [string, string];
 
     for (const width of [390, 1366]) {
-      const context = await chromium.newContext({ viewport: { width, height: 900 } });
-      await withAxe(context);
-      await context.addCookies([{ name, value, url: origin }]);
-      const page = await context.newPage();
+      const page = await chromium.staffPage(width, cookie);
       const dialogs: string[] = [];
       page.on('dialog', (dialog) => {
         dialogs.push(dialog.message());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Lead } from '../../../src/kernel/lead/lead.ts';
-import { axeViolations, withAxe } from '../../helpers/browser-axe.ts';
+import { axeViolations } from '../../helpers/browser-axe.ts';
 import { useSiteInChromium } from '../../helpers/browser-site.ts';
 import { validAudit, validContact, validSubscribe } from '../../helpers/app.ts';
 import { holdAsSpam, acceptLead } from '../../helpers/test-stores.ts';
@@ -35,13 +35,9 @@ describe('the dashboard in Chromium (docs/workspace.md)', () => {
     await holdAsSpam(test.store, spam as Lead, 'too_fast');
     await activeMember(test.app, test.store, 'tableau@agence.fr', 'member');
     const { cookie } = await signIn(test.app, 'tableau@agence.fr');
-    const [name, value] = cookie.split('=') as [string, string];
 
     for (const width of [390, 1366]) {
-      const context = await chromium.newContext({ viewport: { width, height: 900 } });
-      await withAxe(context);
-      await context.addCookies([{ name, value, url: origin }]);
-      const page = await context.newPage();
+      const page = await chromium.staffPage(width, cookie);
       await page.goto(`${origin}/equipe/tableau-de-bord`);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Tableau de bord');
       expect(await page.getByRole('img', { name: 'Prospects reçus par type' }).count()).toBe(1);
