@@ -72,7 +72,10 @@ function messageSection({ entry, optedOutAt }: LeadPageFacts): SafeHtml {
   const data = entry.lead.data as Record<string, unknown>;
   const phone = requestPhone(data, kind.fields);
   const hidden = new Set([kind.questionnaire?.answers, kind.fields.phoneCountryCode, 'consent']);
-  const properties = kind.schema.properties as Record<string, { maxLength?: number }>;
+  const properties = kind.schema.properties as Record<
+    string,
+    { maxLength?: number; 'x-choices'?: unknown }
+  >;
   const valueOf = (name: string, value: unknown): HtmlValue => {
     if (name === kind.fields.phone && phone) {
       return phone.dial
@@ -80,6 +83,8 @@ function messageSection({ entry, optedOutAt }: LeadPageFacts): SafeHtml {
         : oneLine(phone.display);
     }
     if (name === kind.questionnaire?.sector) return sectorLabel(String(value));
+    // A list of choices (src/kernel/schemas/fields.ts) reads « Attirer, Convertir », as written.
+    if (properties[name]?.['x-choices']) return String(value).split(/ *, */).join(', ');
     return isOneLineField(properties[name]) ? oneLine(String(value)) : String(value);
   };
   const sector = kind.questionnaire ? (data[kind.questionnaire.sector] as Sector) : undefined;

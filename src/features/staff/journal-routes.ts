@@ -56,7 +56,7 @@ export function registerJournalRoutes(scope: FastifyInstance, context: Workspace
         : '';
     const body = html`<p>
         Chaque action de l’équipe, gardée ${context.config.workspace.auditRetentionDays} jours puis
-        effacée (docs/workspace.md).
+        effacée.
       </p>
       <form method="get" action="/equipe/journal" class="field-row">
         <div class="field">

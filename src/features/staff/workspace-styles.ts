@@ -193,8 +193,41 @@ export const WORKSPACE_CSS = `
 .timeline form {
   display: inline;
 }
+/* A record's facts as a summary list (GOV.UK « Summary list »): label above value on a phone, side
+   by side where there is room. Every workspace <dl> holds one <dd> per <dt>. */
+main dl {
+  margin: 0 0 1rem;
+}
+main dt {
+  margin-top: 0.5rem;
+  font-weight: 700;
+}
+main dd {
+  margin: 0;
+  overflow-wrap: anywhere;
+}
+@media (min-width: 48rem) {
+  main dl {
+    display: grid;
+    grid-template-columns: minmax(10rem, 18rem) 1fr;
+    gap: 0.5rem 1.5rem;
+  }
+  main dt {
+    margin-top: 0;
+  }
+}
+/* The site's inputs fill their box (site.css); a box to tick keeps its own size beside its label. */
+input:is([type='checkbox'], [type='radio']) {
+  width: 1.25rem;
+  height: 1.25rem;
+  margin: 0;
+  vertical-align: -0.25rem;
+  accent-color: var(--accent);
+}
 .pick label {
+  display: inline-block;
   margin-left: 0.375rem;
+  padding-block: 0.25rem;
 }
 @media (min-width: 48rem) {
   .filters-main {

@@ -36,6 +36,8 @@ describe('the inbox, a lead page and « À vérifier » (docs/workspace.md)', ()
     // Labels from the schemas, never the API key.
     expect(page.body).toContain('<dt>Prénom</dt><dd>Marie</dd>');
     expect(page.body).not.toContain('<dt>PRENOM</dt>');
+    // The pillars ticked, as a person writes a list (the API keeps « Attirer,Convertir »).
+    expect(page.body).toContain('<dd>Attirer, Convertir</dd>');
     expect(page.body).toContain('href="mailto:marie.dupont@example.fr"');
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
     const accounts = await t.store.staff.accounts();
