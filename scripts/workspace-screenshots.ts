@@ -1,5 +1,6 @@
 /**
- * `npm run screenshots:workspace`: the workspace's pages (docs/workspace.md), whole, at 1,366 px,
+ * `npm run screenshots:workspace`: the workspace's pages (docs/workspace.md), whole, at 390 px (a
+ * phone, drawn first) and 1,366 px,
  * into docs/screenshots/equipe-*.png, so a reviewer sees them without running the server. Sample
  * leads and accounts, no real person: the leads come in through the API, one is held by the bot
  * trap and one has its notification given up, then an admin signs in through the pages.
@@ -12,7 +13,8 @@ import { serveBuiltSite } from '../test/helpers/browser-site.ts';
 import { acceptLead, holdAsSpam, NOTIFICATION_STEP } from '../test/helpers/test-stores.ts';
 
 const OUT = join(import.meta.dirname, '..', 'docs', 'screenshots');
-const VIEWPORT = { width: 1366, height: 768 };
+const LAPTOP = { width: 1366, height: 768 };
+const PHONE = { width: 390, height: 844 };
 const ADMIN = { email: 'camille@agence-repere.fr', name: 'Camille Martin' };
 const PASSWORD = 'une phrase de passe pour les captures';
 
@@ -119,10 +121,13 @@ try {
     now: new Date(),
     invitedBy: null,
   });
-  const context = await browser.newContext({ viewport: VIEWPORT, locale: 'fr-FR' });
+  const context = await browser.newContext({ viewport: LAPTOP, locale: 'fr-FR' });
   const page = await context.newPage();
-  const shoot = (name: string) =>
-    page.screenshot({ path: join(OUT, `equipe-${name}-1366.png`), fullPage: true });
+  const shoot = (name: string, on = page) =>
+    on.screenshot({
+      path: join(OUT, `equipe-${name}-${on.viewportSize()!.width}.png`),
+      fullPage: true,
+    });
 
   await page.goto(link);
   await shoot('invitation');
@@ -146,8 +151,10 @@ try {
   await page.getByRole('button', { name: 'Ajouter la note' }).click();
   await page.getByText('Rendez-vous jeudi', { exact: false }).waitFor();
   await shoot('prospect');
+  const workedOn = new URL(page.url()).pathname;
 
-  for (const [name, path] of [
+  const pages = [
+    ['prospect', workedOn],
     ['prospects', '/equipe'],
     ['recherche', '/equipe?q=garnier'],
     ['prospect-relancer', `/equipe/prospects/${unreached.id}`],
@@ -156,10 +163,23 @@ try {
     ['equipe', '/equipe/equipe'],
     ['journal', '/equipe/journal'],
     ['compte', '/equipe/compte'],
-  ] as const) {
+  ] as const;
+  for (const [name, path] of pages.slice(1)) {
     await page.goto(`${origin}${path}`);
     await shoot(name);
   }
+  // The same session on a phone.
+  const phone = await browser.newContext({
+    viewport: PHONE,
+    locale: 'fr-FR',
+    storageState: await context.storageState(),
+  });
+  const phonePage = await phone.newPage();
+  for (const [name, path] of pages) {
+    await phonePage.goto(`${origin}${path}`);
+    await shoot(name, phonePage);
+  }
+  await phone.close();
   await context.close();
   process.stdout.write(`workspace screenshots in ${OUT}\n`);
 } finally {

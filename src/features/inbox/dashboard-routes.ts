@@ -10,7 +10,8 @@ import type { AnswerFigures, AnswerLine } from './answer-figures.ts';
 import { html, type HtmlValue } from '../staff/index.ts';
 import { DELIVERY_LABELS, kindLabel, personName } from './lead-views.ts';
 import type { WorkspaceContext } from '../staff/index.ts';
-import { parisTime, scrollingTable, sendWorkspacePage } from '../staff/index.ts';
+import { cell, parisTime, scrollingTable, sendWorkspacePage } from '../staff/index.ts';
+import { destinationLabel } from '../delivery/index.ts';
 
 const SERIES = ['Semaine en cours', 'Semaine dernière'] as const;
 
@@ -37,8 +38,8 @@ function figureTable(caption: string, rows: readonly ChartRow[], total = true): 
   const totals = SERIES.map((_, index) => rows.reduce((n, row) => n + (row.values[index] ?? 0), 0));
   const table = html`<table><caption>${caption}</caption>
 <thead><tr><th scope="col">Catégorie</th>${SERIES.map((name) => html`<th scope="col">${name}</th>`)}</tr></thead>
-<tbody>${rows.map((row) => html`<tr><th scope="row">${row.label}</th>${row.values.map((value) => html`<td>${value}</td>`)}</tr>`)}</tbody>
-${total ? html`<tfoot><tr><th scope="row">Total</th>${totals.map((value) => html`<td>${value}</td>`)}</tr></tfoot>` : ''}
+<tbody>${rows.map((row) => html`<tr><th scope="row">${row.label}</th>${row.values.map((value, index) => cell(SERIES[index]!, value))}</tr>`)}</tbody>
+${total ? html`<tfoot><tr><th scope="row">Total</th>${totals.map((value, index) => cell(SERIES[index]!, value))}</tr></tfoot>` : ''}
 </table>`;
   return scrollingTable(caption, table);
 }
@@ -73,7 +74,7 @@ function caughtRows(weeks: readonly WeekFigures[]): ChartRow[] {
 function answersTable({ overall, perPerson }: AnswerFigures): HtmlValue {
   if (!overall) return html`<p>Aucune première réponse cette semaine.</p>`;
   const row = (line: AnswerLine, head: string) =>
-    html`<tr><th scope="row">${head}</th><td>${line.answered}</td><td>${Math.round((100 * line.inTime) / line.answered)}\u00a0% (${line.inTime})</td><td>${frenchDuration(line.medianMs)}</td><td>${frenchDuration(line.slowestMs)}</td></tr>`;
+    html`<tr><th scope="row">${head}</th>${cell('Prospects répondus', line.answered)}${cell('Dans les 24 heures ouvrées', `${Math.round((100 * line.inTime) / line.answered)}\u00a0% (${line.inTime})`)}${cell('Délai médian', frenchDuration(line.medianMs))}${cell('Le plus lent', frenchDuration(line.slowestMs))}</tr>`;
   return scrollingTable(
     'Premières réponses de la semaine',
     html`<table><caption>Premières réponses de la semaine en cours (e-mail ou appel, temps ouvré depuis l’arrivée)</caption>
@@ -118,7 +119,7 @@ ${scrollingTable(
   'Délai avant « en cours »',
   html`<table><caption>Demandes passées « en cours » dans la semaine (temps ouvré depuis leur arrivée)</caption>
 <thead><tr><th scope="col">Semaine</th><th scope="col">Délai médian</th><th scope="col">Demandes prises en charge</th><th scope="col">Dans les 24 heures ouvrées</th></tr></thead>
-<tbody>${weeks.map((week, index) => html`<tr><th scope="row">${SERIES[index]}</th><td>${week.medianStartMs === null ? '—' : frenchDuration(week.medianStartMs)}</td><td>${week.started}</td><td>${week.startedInTime}</td></tr>`)}</tbody></table>`,
+<tbody>${weeks.map((week, index) => html`<tr><th scope="row">${SERIES[index]}</th>${cell('Délai médian', week.medianStartMs === null ? '—' : frenchDuration(week.medianStartMs))}${cell('Demandes prises en charge', week.started)}${cell('Dans les 24 heures ouvrées', week.startedInTime)}</tr>`)}</tbody></table>`,
 )}
 <h2>Livraison</h2>
 ${
@@ -127,7 +128,7 @@ ${
         'Étapes de livraison en cours ou en échec',
         html`<table><caption>Étapes de livraison non terminées ou refusées, par destination</caption>
 <thead><tr><th scope="col">Destination</th><th scope="col">En attente</th><th scope="col">Nouvel essai prévu</th><th scope="col">Abandonnées</th><th scope="col">Refusées</th></tr></thead>
-<tbody>${figures.destinations.map((line) => html`<tr><th scope="row">${line.destination} (${line.provider})</th><td>${line.pending}</td><td>${line.retrying}</td><td>${line.dead}</td><td>${line.refused}</td></tr>`)}</tbody></table>`,
+<tbody>${figures.destinations.map((line) => html`<tr><th scope="row">${destinationLabel(line.destination)}</th>${cell('En attente', line.pending)}${cell('Nouvel essai prévu', line.retrying)}${cell('Abandonnées', line.dead)}${cell('Refusées', line.refused)}</tr>`)}</tbody></table>`,
       )
     : html`<p>Tout est livré : aucune étape en attente ni en échec.</p>`
 }

@@ -297,7 +297,7 @@ input:is([type='checkbox'], [type='radio']) {
 }
 /* One card per row on a phone: each cell says what it is (scrollingTable and cell). */
 @media (max-width: 40rem) {
-  .card-table :is(table, tbody, tr, th, td, caption) {
+  .card-table :is(table, tbody, tfoot, tr, th, td, caption) {
     display: block;
   }
   /* Said to screen readers at every width, shown where there is room. */
