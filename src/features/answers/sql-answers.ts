@@ -32,6 +32,13 @@ export class SqlAnswers implements AnswerJournal {
     };
     return this.db.transaction().execute(async (trx) => {
       await trx.insertInto('lead_answers').values(row).execute();
+      // docs/workspace.md, « La promesse des 24 heures ouvrées »: the first answer ends the promise.
+      await trx
+        .updateTable('leads')
+        .set({ answered_at: row.at })
+        .where('id', '=', answer.leadId)
+        .where('answered_at', 'is', null)
+        .execute();
       if (answer.channel === 'email') {
         const target = { destination: ANSWER_DESTINATION, provider: answer.provider };
         const [step] = stepRowsOf(

@@ -1,6 +1,6 @@
 import type { LeadKind } from '../../kernel/schemas/lead-kinds.ts';
 import { addBusinessHours, type BusinessHours } from './business-hours.ts';
-import type { InboxEntry } from './lead-work.ts';
+import { OPEN_WORK_STATUSES, type InboxEntry } from './lead-work.ts';
 
 /*
  * The site's promise (spec 1; docs/workspace.md, "La promesse des 24 heures ouvrées"): a person who
@@ -27,8 +27,12 @@ export function promisedAnswerAt(
     : undefined;
 }
 
-/** The answer's due time, for a lead that promised one and is still « nouveau ». */
+/**
+ * The answer's due time, for a lead that promised one and has no answer yet (an e-mail sent from the
+ * workspace or a call recorded): a status says what the team does, not what the person received.
+ * A lead closed without an answer (« Traité », « Archivé ») owes none any more.
+ */
 export function answerDueAt(entry: InboxEntry, hours: BusinessHours): Date | undefined {
-  if (entry.work.status !== 'nouveau') return undefined;
+  if (entry.work.answeredAt || !OPEN_WORK_STATUSES.includes(entry.work.status)) return undefined;
   return promisedAnswerAt(entry.lead.kind, entry.lead.receivedAt, hours);
 }

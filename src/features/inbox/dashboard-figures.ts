@@ -32,7 +32,7 @@ export interface WeekFigures {
 export interface DashboardFigures {
   thisWeek: WeekFigures;
   lastWeek: WeekFigures;
-  /** Leads with a promised answer still « nouveau », and those past their 24 business hours. */
+  /** Leads with a promised answer not given yet, and those past their 24 business hours. */
   waiting: number;
   overdue: number;
   backlog: BacklogSummary;

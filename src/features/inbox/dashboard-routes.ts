@@ -101,7 +101,7 @@ export function registerDashboardRoutes(scope: FastifyInstance, context: Workspa
     const body = html`<p>Semaine en cours : depuis le ${DAY_NAME.format(thisWeek.from)} ; semaine dernière : du ${DAY_NAME.format(lastWeek.from)} au ${DAY_NAME.format(lastSunday)} (heure de Paris). Chiffres au ${parisTime(now)}.</p>
 <h2>En ce moment</h2>
 <ul class="dashboard-figures">
-<li><strong>${figures.waiting}</strong> ${frenchPlural(figures.waiting, 'demande attend', 'demandes attendent')} une réponse (statut « Nouveau »), dont <strong${figures.overdue ? html` class="overdue"` : ''}>${figures.overdue} en retard</strong> sur les 24 heures ouvrées. <a href="/equipe?statut=nouveau&amp;tri=echeance">Les voir, réponse due la première</a></li>
+<li><strong>${figures.waiting}</strong> ${frenchPlural(figures.waiting, 'demande attend', 'demandes attendent')} une première réponse, dont <strong${figures.overdue ? html` class="overdue"` : ''}>${figures.overdue} en retard</strong> sur les 24 heures ouvrées. <a href="/equipe">Les voir dans « À traiter », réponse due la première</a></li>
 <li>Étapes de livraison : <strong>${backlog.pending}</strong> en attente, <strong>${backlog.retrying}</strong> en échec (nouvel essai prévu), <strong>${backlog.dead}</strong> ${frenchPlural(backlog.dead, 'abandonnée', 'abandonnées')}, <strong>${backlog.refused}</strong> ${frenchPlural(backlog.refused, 'refusée', 'refusées')}${backlog.oldestAgeSeconds === null ? '' : html` ; la plus ancienne demande pas encore livrée est arrivée il y a ${age(backlog.oldestAgeSeconds)}`}.</li>
 <li><strong>${caughtNow}</strong> ${frenchPlural(caughtNow, 'retenue', 'retenues')} par le piège à robots cette semaine, dont ${heldNow} encore dans <a href="/equipe/a-verifier">« À vérifier »</a>.</li>
 </ul>

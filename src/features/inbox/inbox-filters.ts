@@ -38,7 +38,8 @@ export function filterOf(query: Query): InboxFilter {
     kinds:
       pick(query.type, LEAD_KINDS.map((kind) => kind.kind) as LeadKind[]) ??
       (home ? ANSWERED_KINDS : undefined),
-    workStatuses: pick(query.statut, WORK_STATUSES) ?? (home ? ['nouveau'] : undefined),
+    workStatuses: pick(query.statut, WORK_STATUSES),
+    awaitingAnswer: (home && !pick(query.statut, WORK_STATUSES)) || undefined,
     assignee: query.attribue === 'personne' ? null : query.attribue || undefined,
     channels: pick(query.canal, LEAD_CHANNELS),
     sector: pick(query.secteur, SECTORS)?.[0],

@@ -13,6 +13,8 @@ import type { SpamReason } from '../../kernel/lead/spam-reason.ts';
 /** nouveau → en cours → traité, or archivé at any time. */
 export const WORK_STATUSES = ['nouveau', 'en-cours', 'traite', 'archive'] as const;
 export type WorkStatus = (typeof WORK_STATUSES)[number];
+/** The statuses under which a lead still owes its answer; « Traité » and « Archivé » close it. */
+export const OPEN_WORK_STATUSES: readonly WorkStatus[] = ['nouveau', 'en-cours'];
 
 export const WORK_STATUS_LABELS: Record<WorkStatus, string> = {
   nouveau: 'Nouveau',
@@ -57,8 +59,10 @@ export interface WorkState {
   /** When someone first opened the lead's page (unread until then), and who. */
   readAt: Date | null;
   readBy: string | null;
-  /** When the lead first left « nouveau »: the promise of an answer is kept or not then. */
+  /** When the lead first left « nouveau » (the dashboard's « Délai avant « en cours » »). */
   startedAt: Date | null;
+  /** Its first answer, an e-mail or a call: the answer promise is kept or broken then. */
+  answeredAt: Date | null;
 }
 
 /** A journal entry (store.ts, JournalEntry) with the team's work on it. */
@@ -83,6 +87,11 @@ export interface Activity {
 export interface InboxFilter {
   kinds?: readonly LeadKind[];
   workStatuses?: readonly WorkStatus[];
+  /**
+   * « À traiter » (docs/workspace.md): no answer given yet and not closed (« Traité », « Archivé »),
+   * whatever the status says of the work begun.
+   */
+  awaitingAnswer?: boolean;
   /** A staff id, or null for « non attribué ». */
   assignee?: string | null;
   receivedFrom?: Date;
@@ -138,7 +147,7 @@ export interface LeadWork {
   activity(leadId: string): Promise<Activity[]>;
   /** The latest note of each of these leads (the export's « Dernière note »), by lead id. */
   lastNotes(leadIds: readonly string[]): Promise<Map<string, string>>;
-  /** Leads still « nouveau », of the kinds given, received at or before the cutoff (overdue). */
+  /** Leads still without an answer (`awaitingAnswer`), of the kinds given, received at or before the cutoff. */
   countWaiting(kinds: readonly LeadKind[], receivedAtOrBefore: Date): Promise<number>;
   /** Leads received in [from, to), by kind and channel, held leads apart. */
   countReceived(from: Date, to: Date): Promise<ReceivedCount[]>;

@@ -3,6 +3,7 @@ import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import {
   CONSENT_CHANNELS_OF,
   channelOf,
+  OPEN_WORK_STATUSES,
   type Activity,
   type CaughtCount,
   type ActivityKind,
@@ -208,7 +209,8 @@ export class SqlLeadWork implements LeadWork {
     const row = await this.db
       .selectFrom('leads')
       .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .where('work_status', '=', 'nouveau')
+      .where('answered_at', 'is', null)
+      .where('work_status', 'in', [...OPEN_WORK_STATUSES])
       .where('status', '<>', 'spam')
       .where('kind', 'in', [...kinds])
       .where('received_at', '<=', receivedAtOrBefore.toISOString())
@@ -320,6 +322,9 @@ export class SqlLeadWork implements LeadWork {
     if (filter.held !== 'also') q = q.where('status', filter.held ? '=' : '<>', 'spam');
     if (filter.kinds?.length) q = q.where('kind', 'in', [...filter.kinds]);
     if (filter.workStatuses?.length) q = q.where('work_status', 'in', [...filter.workStatuses]);
+    if (filter.awaitingAnswer) {
+      q = q.where('answered_at', 'is', null).where('work_status', 'in', [...OPEN_WORK_STATUSES]);
+    }
     if (filter.assignee !== undefined) {
       q =
         filter.assignee === null
@@ -374,6 +379,7 @@ function inboxEntryOf(row: Selectable<LeadsTable>): InboxEntry {
       readAt: row.read_at === null ? null : new Date(row.read_at),
       readBy: row.read_by,
       startedAt: row.started_at === null ? null : new Date(row.started_at),
+      answeredAt: row.answered_at === null ? null : new Date(row.answered_at),
     },
   };
 }

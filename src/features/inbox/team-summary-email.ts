@@ -9,7 +9,7 @@ import { mailHtml, mailText, type MailPage } from '../../kernel/mail/mail-layout
 import { headerSafe, type MailMessage, type MailSettings } from '../../kernel/mail/mail-message.ts';
 import { workspaceLeadUrl } from '../intake/index.ts';
 
-/** One lead still « nouveau », as the summary lists it. */
+/** One lead still waiting for its answer, as the summary lists it. */
 export interface WaitingLead {
   id: string;
   name: string;

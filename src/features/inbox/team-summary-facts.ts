@@ -11,7 +11,7 @@ const LISTED = 50;
 
 /**
  * What the team's daily summary says (docs/workspace.md, « Le point du matin »), read through the
- * store's port: the leads still « nouveau » whose sender was promised an answer, the one due first
+ * store's port: the leads still without an answer whose sender was promised one, the one due first
  * on top (arrival order is due order), how many are overdue, and what waits in « À vérifier ».
  */
 export async function teamSummaryFacts(
@@ -22,7 +22,7 @@ export async function teamSummaryFacts(
 ): Promise<TeamSummaryFacts> {
   const [page, waitingTotal, overdue, caught] = await Promise.all([
     store.work.page({
-      workStatuses: ['nouveau'],
+      awaitingAnswer: true,
       kinds: ANSWERED_KINDS,
       order: 'due',
       limit: LISTED,

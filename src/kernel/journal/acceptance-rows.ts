@@ -85,6 +85,7 @@ export type NewLeadRow = Omit<
   | 'read_at'
   | 'read_by'
   | 'started_at'
+  | 'answered_at'
 >;
 
 export function leadRowOf(

@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { leadAnswersMigration } from './lead-answers-migration.ts';
 import { inboundMigration } from './inbound-migration.ts';
+import { answeredAtMigration } from './answered-at-migration.ts';
 import { privacyDeskMigration } from './privacy-desk-migration.ts';
 import { staffMigration } from './staff-migration.ts';
 
@@ -358,6 +359,8 @@ export function migrations(schema: DialectSchema): Readonly<Record<string, Migra
     '2026-12-02-800-lead-answers': leadAnswersMigration,
     // docs/inbound.md: the prospects' replies, bounces and complaints.
     '2026-12-02-810-inbound': inboundMigration,
+    // docs/workspace.md, « La promesse des 24 heures ouvrées »: a lead's first answer, on the lead.
+    '2026-12-02-820-answered-at': answeredAtMigration,
   };
 }
 

@@ -30,6 +30,8 @@ export interface LeadsTable {
   read_by: string | null;
   /** When the lead first left « nouveau ». */
   started_at: string | null;
+  /** Its first answer (an e-mail or a call, lead_answers): the answer promise ends there. */
+  answered_at: string | null;
 }
 
 /** docs/workspace.md: a lead's notes and changes of status or assignee, with who and when. */

@@ -144,9 +144,11 @@ describe(`answers from the workspace (${defaultTestDialect})`, () => {
       headers: { cookie: (await signIn(test.app, 'claire@agence.fr')).cookie },
     });
     expect(dashboard.body).toMatch(
-      /<th scope="row">claire<\/th><td>1<\/td><td>100\u00a0% \(1\)<\/td>/,
+      /<th scope="row">claire<\/th><td data-label="Prospects répondus">1<\/td><td data-label="Dans les 24 heures ouvrées">100\u00a0% \(1\)<\/td>/,
     );
-    expect(dashboard.body).toContain('<th scope="row">Toute l’équipe</th><td>1</td>');
+    expect(dashboard.body).toContain(
+      '<th scope="row">Toute l’équipe</th><td data-label="Prospects répondus">1</td>',
+    );
     expect((await test.store.deliveries.steps(leadId)).map((s) => s.destination)).not.toContain(
       'staff-answer',
     );

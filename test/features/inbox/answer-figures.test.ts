@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FirstAnswer } from '../../../src/features/answers/index.ts';
 import { answerFigures } from '../../../src/features/inbox/answer-figures.ts';
+import { answerDueAt } from '../../../src/features/inbox/answer-promise.ts';
 import { parseBusinessHours } from '../../../src/features/inbox/business-hours.ts';
 import type { Store } from '../../../src/kernel/journal/store.ts';
 import type { Lead } from '../../../src/kernel/lead/lead.ts';
@@ -118,5 +119,62 @@ describe(`the journal's first answers (${defaultTestDialect})`, () => {
         new Date('2026-11-20T00:00:00Z'),
       ),
     ).toEqual([]);
+  });
+});
+
+/*
+ * docs/workspace.md, « La promesse des 24 heures ouvrées »: a lead owes its answer until one is
+ * given (an e-mail or a call), whatever its status says of the work begun; « Traité » and
+ * « Archivé » close it.
+ */
+describe(`« À traiter » until the first answer (${defaultTestDialect})`, () => {
+  let database: SharedDatabase;
+  let store: Store;
+  beforeAll(async () => {
+    database = await sharedDatabase(defaultTestDialect);
+    store = await database.open();
+  });
+  afterAll(() => database.close());
+
+  it('a lead set « En cours » still owes its answer; a call ends the promise; « Traité » closes it', async () => {
+    const receivedAt = new Date('2026-11-23T08:00:00Z');
+    const leads = ['promise-started', 'promise-called', 'promise-closed'].map((id): Lead => ({
+      kind: 'contact',
+      id,
+      receivedAt,
+      data: { ...validContact },
+    }));
+    for (const lead of leads) await acceptLead(store, lead);
+    const [started, called, closed] = leads.map((lead) => lead.id) as [string, string, string];
+    const at = new Date('2026-11-23T09:00:00Z');
+    await store.work.setStatus(started, 'en-cours', claire, at);
+    await store.answers.record({
+      leadId: called,
+      receivedAt,
+      at,
+      by: claire,
+      channel: 'phone',
+      subject: null,
+      body: 'Rappelée : rendez-vous jeudi.',
+      inReplyTo: null,
+      provider: 'outbox',
+    });
+    await store.work.setStatus(closed, 'traite', claire, at);
+
+    const awaiting = await store.work.page({ awaitingAnswer: true, limit: 10 });
+    const ids = awaiting.entries.map((entry) => entry.lead.id);
+    expect(ids).toContain(started);
+    expect(ids).not.toContain(called);
+    expect(ids).not.toContain(closed);
+    expect(awaiting.total).toBe(1);
+    expect(await store.work.countWaiting(['contact'], new Date('2026-11-30T00:00:00Z'))).toBe(1);
+
+    const hours = NINE_TO_SIX;
+    const entryOf = async (id: string) => (await store.work.find(id))!;
+    // Received Monday 09:00 Paris: 9 h on Monday and Tuesday, 6 h on Wednesday → Wednesday 15:00.
+    expect(answerDueAt(await entryOf(started), hours)).toEqual(new Date('2026-11-25T14:00:00Z'));
+    expect((await entryOf(called)).work.answeredAt).toEqual(at);
+    expect(answerDueAt(await entryOf(called), hours)).toBeUndefined();
+    expect(answerDueAt(await entryOf(closed), hours)).toBeUndefined();
   });
 });

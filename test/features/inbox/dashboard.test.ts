@@ -59,13 +59,28 @@ describe('the dashboard (docs/workspace.md, « Le tableau de bord »)', () => {
     await acceptLead(store, startedSoon);
     await acceptLead(store, waiting);
     await acceptLead(store, lead('subscribe', paris(25, 11), 'mcp'));
-    await store.work.setStatus(startedSoon.id, 'en-cours', by, paris(23, 12));
+    // Started and answered by phone at once (docs/workspace.md: the answer ends the promise).
+    const startAndCall = async (started: Lead, at: Date) => {
+      await store.work.setStatus(started.id, 'en-cours', by, at);
+      await store.answers.record({
+        leadId: started.id,
+        receivedAt: started.receivedAt,
+        at,
+        by,
+        channel: 'phone',
+        subject: null,
+        body: 'Appel',
+        inReplyTo: null,
+        provider: '',
+      });
+    };
+    await startAndCall(startedSoon, paris(23, 12));
     // Last week: a contact still « nouveau » (late since Tuesday 16:00), one started after 18
     // business hours.
     await acceptLead(store, lead('contact', paris(20, 10)));
     const startedLate = lead('contact', paris(17, 10));
     await acceptLead(store, startedLate);
-    await store.work.setStatus(startedLate.id, 'en-cours', by, paris(19, 10));
+    await startAndCall(startedLate, paris(19, 10));
     // Spam caught this week, and one step given up.
     await held(store, paris(24, 9), 'too_fast');
     await held(store, paris(25, 9), 'honeypot');
@@ -107,7 +122,7 @@ describe('the dashboard (docs/workspace.md, « Le tableau de bord »)', () => {
     );
 
     // The promise: two waiting, one overdue; medians in business time.
-    expect(body).toMatch(/<strong>2<\/strong> demandes attendent une réponse/);
+    expect(body).toMatch(/<strong>2<\/strong> demandes attendent une première réponse/);
     expect(body).toContain('<strong class="overdue">1 en retard</strong>');
     expect(body).toContain(
       '<th scope="row">Semaine en cours</th><td>2\u00a0h\u00a000</td><td>1</td><td>1</td>',

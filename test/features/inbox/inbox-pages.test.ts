@@ -64,7 +64,18 @@ describe('the inbox, a lead page and « À vérifier » (docs/workspace.md)', ()
       assignee: anne.id,
     });
 
-    // Started, the lead leaves « À traiter » and stays in « Tous les prospects ».
+    // « En cours » says the work began, not that the person heard back: the lead stays in
+    // « À traiter » until its first answer (docs/workspace.md, « La promesse des 24 heures
+    // ouvrées »); a call recorded ends it, and it stays in « Tous les prospects ».
+    const started = await t.app.inject({ url: '/equipe', headers: { cookie } });
+    expect(started.body).toContain('<caption>À traiter : 2 prospects</caption>');
+    const called = await postForm(
+      t.app,
+      `/equipe/prospects/${id}/appel`,
+      { _csrf: csrf, note: 'Rappelée : rendez-vous jeudi.' },
+      cookie,
+    );
+    expect(called.statusCode).toBe(303);
     const home = await t.app.inject({ url: '/equipe', headers: { cookie } });
     expect(home.body).toContain('<caption>À traiter : 1 prospect</caption>');
     expect(home.body).not.toContain('Marie Dupont');

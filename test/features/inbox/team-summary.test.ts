@@ -122,12 +122,18 @@ describe('the team’s daily summary (docs/workspace.md, « Le point du matin »
     const started = lead('contact', paris(11, 24, 10), { ...validContact, PRENOM: 'Déjà' });
     for (const each of [later, started, soon, late, leonAgain]) await acceptLead(a.store, each);
     await acceptLead(a.store, lead('subscribe', paris(11, 25, 11), validSubscribe));
-    await a.store.work.setStatus(
-      started.id,
-      'en-cours',
-      { id: 's', name: 'Anne' },
-      paris(11, 24, 11),
-    );
+    // Answered by phone: its promise is kept, it is no longer listed.
+    await a.store.answers.record({
+      leadId: started.id,
+      receivedAt: started.receivedAt,
+      at: paris(11, 24, 11),
+      by: { id: 's', name: 'Anne' },
+      channel: 'phone',
+      subject: null,
+      body: 'Appel',
+      inReplyTo: null,
+      provider: '',
+    });
     await held(a.store, 'too_fast');
     await held(a.store, 'honeypot');
 

@@ -115,6 +115,7 @@ describe.each(dialects)('the team journal on %s (docs/workspace.md)', (dialect) 
         readAt: null,
         readBy: null,
         startedAt: null,
+        answeredAt: null,
       }),
     );
     expect(await names(store, {})).toEqual(['Inès', 'Paul', 'Léa', 'Marie']);
@@ -263,9 +264,10 @@ describe.each(dialects)('the team journal on %s (docs/workspace.md)', (dialect) 
     ]);
   });
 
-  it('counts the leads still « nouveau » up to a cutoff, and arrivals by kind and channel', async () => {
+  it('counts the leads still unanswered up to a cutoff, and arrivals by kind and channel', async () => {
     const { store, ids } = await seeded();
-    await store.work.setStatus(ids.marie!, 'en-cours', ANNE, new Date(T0 + 3_600_000));
+    // docs/workspace.md, « La promesse des 24 heures ouvrées »: « Traité » closes a lead unanswered.
+    await store.work.setStatus(ids.marie!, 'traite', ANNE, new Date(T0 + 3_600_000));
     expect(await store.work.countWaiting(['contact', 'audit'], new Date(T0 + 3 * 60_000))).toBe(1);
     expect(await store.work.countWaiting(['contact', 'audit'], new Date(T0 + 10 * 60_000))).toBe(2);
     const received = await store.work.countReceived(new Date(T0), new Date(T0 + 3_600_000));
