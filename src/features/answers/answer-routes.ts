@@ -64,6 +64,8 @@ async function confirmationMessageId(
   return detail && MESSAGE_ID.test(detail) ? detail : null;
 }
 
+const AUDIT_ACTIONS = { email: 'answer', phone: 'call', mailbox: 'mailbox-answer' } as const;
+
 type Refusal = { refused: true; status: number; title: string; text: string };
 
 const INCOMPLETE: Refusal = {
@@ -121,7 +123,7 @@ export function registerAnswerRoutes(scope: FastifyInstance, context: WorkspaceC
     });
     // docs/workspace.md: the answer promise is kept at the first answer; the lead leaves « nouveau ».
     if (entry.work.status === 'nouveau') await context.store.work.setStatus(id, 'en-cours', by, at);
-    await context.recordStaffAction(staff, channel === 'email' ? 'answer' : 'call', `lead:${id}`);
+    await context.recordStaffAction(staff, AUDIT_ACTIONS[channel], `lead:${id}`);
     if (channel === 'email') {
       // Sent now, as « Relancer » does; a failure is retried by the background loop.
       await context.dispatcher.deliverLead(id, {
@@ -131,12 +133,16 @@ export function registerAnswerRoutes(scope: FastifyInstance, context: WorkspaceC
     return { refused: false, id };
   }
 
-  for (const [path, channel] of [
-    ['repondre', 'email'],
-    ['appel', 'phone'],
+  // `/appel` records an answer given outside the workspace: a call, or with `moyen=messagerie` an
+  // e-mail written from the staff member's own mail client.
+  const recorded = (request: FastifyRequest): AnswerChannel =>
+    formText(request.body, 'moyen') === 'messagerie' ? 'mailbox' : 'phone';
+  for (const [path, channelOf] of [
+    ['repondre', () => 'email' as const],
+    ['appel', recorded],
   ] as const) {
     scope.post(`/prospects/:id/${path}`, async (request, reply) => {
-      const result = await answer(request, channel);
+      const result = await answer(request, channelOf(request));
       if (result.refused) return refusalPage(reply, result.status, result.title, result.text);
       return reply.redirect(`/equipe/prospects/${encodeURIComponent(result.id)}#repondre`, 303);
     });

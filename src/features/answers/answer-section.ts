@@ -2,22 +2,29 @@ import type { FastifyRequest } from 'fastify';
 import type { Lead } from '../../kernel/lead/lead.ts';
 import { csrfField, html, parisTime, type SafeHtml } from '../staff/index.ts';
 import { answerTemplates } from './answer-templates.ts';
-import type { Answer } from './answers.ts';
+import type { Answer, AnswerChannel } from './answers.ts';
 
 /** « Répondu par Claire Martin le 2 décembre 2026 à 10:05 », from the lead's first answer. */
 export function answeredLine(answers: readonly Answer[]): SafeHtml | '' {
   const first = answers[0];
   if (!first) return '';
-  const how = first.channel === 'email' ? 'par e-mail' : 'par téléphone';
+  const how = ANSWER_HOW[first.channel];
   return html`<p class="notice">
     <strong>Répondu</strong> ${how} par ${first.by.name} le ${parisTime(first.at)}.
   </p>`;
 }
 
+const ANSWER_HOW: Record<AnswerChannel, string> = {
+  email: 'par e-mail',
+  phone: 'par téléphone',
+  mailbox: 'par e-mail depuis sa messagerie',
+};
+
 function answerLine(answer: Answer): SafeHtml {
-  if (answer.channel === 'phone') {
+  if (answer.channel !== 'email') {
+    const what = answer.channel === 'phone' ? 'appel' : 'e-mail depuis sa messagerie';
     return html`<li>
-      ${parisTime(answer.at)}, ${answer.by.name} : appel, note « ${answer.body} »
+      ${parisTime(answer.at)}, ${answer.by.name} : ${what}, note « ${answer.body} »
     </li>`;
   }
   const state = answer.sentAt
@@ -35,7 +42,7 @@ function answerLine(answer: Answer): SafeHtml {
 /**
  * The lead page's « Répondre » section (docs/workspace.md): the answers given, the composer (a
  * template chosen by a GET form, so it works without JavaScript; the text stays editable) and
- * « J’ai répondu par téléphone ». `canEmail` is false when no e-mail may go to the address.
+ * « J’ai répondu par téléphone » or « depuis ma messagerie ». `canEmail` is false when no e-mail may go to the address.
  */
 export function answerSection(
   request: FastifyRequest,
@@ -96,10 +103,15 @@ ${chosen?.text ?? ''}</textarea>
     <form method="post" action="${path}/appel">
       ${csrf}
       <p>
-        <label for="appel">Note de l’appel</label
+        <label for="appel">Réponse donnée ailleurs : ce qui a été dit</label
         ><textarea id="appel" name="note" rows="3" maxlength="5000" required></textarea>
       </p>
-      <p><button type="submit">J’ai répondu par téléphone</button></p>
+      <p class="actions">
+        <button type="submit" name="moyen" value="telephone">J’ai répondu par téléphone</button
+        ><button type="submit" name="moyen" value="messagerie">
+          J’ai répondu depuis ma messagerie
+        </button>
+      </p>
     </form>
   </section>`;
 }

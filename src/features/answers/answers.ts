@@ -9,7 +9,11 @@ import type { LeadKind } from '../../kernel/schemas/lead-kinds.ts';
 /** The delivery step that sends a lead's e-mail answers, stored with each step: never renamed. */
 export const ANSWER_DESTINATION = 'staff-answer';
 
-export type AnswerChannel = 'email' | 'phone';
+/**
+ * `email`: written and sent from the workspace; `phone`: a call; `mailbox`: an e-mail the staff
+ * member wrote from their own mail client (« Écrire depuis ma messagerie »), recorded by hand.
+ */
+export type AnswerChannel = 'email' | 'phone' | 'mailbox';
 
 /** Who answered: a staff account's id and the name it had then. */
 export interface AnswerAuthor {

@@ -33,6 +33,7 @@ export const STAFF_ACTIONS = {
   note: 'Note ajoutée',
   answer: 'Réponse envoyée par e-mail',
   call: 'Réponse par téléphone enregistrée',
+  'mailbox-answer': 'Réponse depuis sa messagerie enregistrée',
   'privacy-request-add': 'Demande RGPD enregistrée',
   'privacy-request-update': 'Demande RGPD mise à jour',
   'opt-out-add': 'Adresse ajoutée à la liste d’opposition',

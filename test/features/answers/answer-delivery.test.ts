@@ -154,6 +154,31 @@ describe(`answers from the workspace (${defaultTestDialect})`, () => {
     );
   });
 
+  it('an e-mail written from one’s own mail client is recorded, sends nothing, and keeps the promise', async () => {
+    const test = await node({ MAIL_PROVIDER: 'smtp', SMTP_URL: sink.url });
+    expect(
+      (await postJson(test.app, '/api/contact', { ...validContact, EMAIL: 'lina@example.fr' }))
+        .statusCode,
+    ).toBe(200);
+    const { leadId, send, page } = await answerFrom(test);
+    expect(await page()).toContain('J’ai répondu depuis ma messagerie');
+    expect(
+      (await send({ note: 'Devis envoyé depuis Outlook', moyen: 'messagerie' }, 'appel'))
+        .statusCode,
+    ).toBe(303);
+    expect(await page()).toContain(
+      'e-mail depuis sa messagerie, note « Devis envoyé depuis Outlook »',
+    );
+    expect(await page()).toContain(
+      '<strong>Répondu</strong> par e-mail depuis sa messagerie par claire',
+    );
+    expect((await test.store.answers.list(leadId)).map((a) => a.channel)).toEqual(['mailbox']);
+    expect((await test.store.work.find(leadId))!.work.answeredAt).not.toBeNull();
+    expect((await test.store.deliveries.steps(leadId)).map((s) => s.destination)).not.toContain(
+      'staff-answer',
+    );
+  });
+
   it('Brevo: the answer carries the threading headers and is sent once', async () => {
     const test = await node({ ...brevoStandInEnv(brevo) });
     test.app.dispatcher.start();
