@@ -1,4 +1,4 @@
-/* global document, window, fetch, FormData, URLSearchParams, crypto */
+/* global document, window, fetch, FormData, URLSearchParams, crypto, Event */
 /*
  * Progressive enhancement of the lead forms (docs/site.md). Without this file each form is a plain HTML
  * post answered 303 → its thank-you page, or its page again with a message by each field to fix.
@@ -260,6 +260,62 @@
         : frenchNumber(count) + ' / ' + frenchNumber(limit) + '\u00a0caractères';
   }
 
+  /**
+   * « Vouliez-vous dire … ? » under an e-mail field whose domain looks like a big provider's
+   * mistyped (docs/site.md): the intake's own suggestion, the one its `email_typo` warning makes,
+   * bundled in front of this file by the build as `leadgateEmailTypo`. A polite live region made
+   * when the person reaches the field says it, the focus staying where it is; its button fixes the
+   * field and gives it the focus back. Nothing is blocked: sent as typed, the lead is accepted.
+   */
+  function suggestionBox(control) {
+    var id = control.id + '-suggestion';
+    var box = document.getElementById(id);
+    if (box) return box;
+    box = document.createElement('div');
+    box.className = 'email-suggestion';
+    box.id = id;
+    box.setAttribute('aria-live', 'polite');
+    control.parentNode.appendChild(box);
+    return box;
+  }
+
+  function suggestAddress(control) {
+    var typo = window.leadgateEmailTypo;
+    if (!typo || control.type !== 'email') return;
+    var box = suggestionBox(control);
+    var value = control.value.trim();
+    var likely = value && !localProblem(control) ? typo.likelyAddress(value) : undefined;
+    box.textContent = '';
+    if (!likely || likely === value) return;
+    var text = document.createElement('p');
+    text.textContent = typo.didYouMean(likely) + ' ';
+    var fix = document.createElement('button');
+    fix.type = 'button';
+    fix.textContent = 'Corriger l’adresse';
+    fix.addEventListener('click', function () {
+      control.value = likely;
+      box.textContent = '';
+      control.focus();
+      control.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    text.appendChild(fix);
+    box.appendChild(text);
+  }
+
+  function watchAddresses(form) {
+    form.addEventListener('focusin', function (event) {
+      if (event.target.type === 'email' && window.leadgateEmailTypo) suggestionBox(event.target);
+    });
+    form.addEventListener('change', function (event) {
+      suggestAddress(event.target);
+    });
+    // A suggestion about what was typed before goes away as the person types again.
+    form.addEventListener('input', function (event) {
+      var box = event.target.id && document.getElementById(event.target.id + '-suggestion');
+      if (box && box.textContent) box.textContent = '';
+    });
+  }
+
   /** A message goes away as soon as the field it is about is right. */
   function watchCorrections(form) {
     function recheck(event) {
@@ -288,6 +344,7 @@
     form.addEventListener('focusin', count);
     form.addEventListener('input', count);
     watchCorrections(form);
+    watchAddresses(form);
   }
 
   function enhance(form) {

@@ -115,21 +115,19 @@ export function mailDestinations(
             deliver: async (lead, signal) => {
               const replyTo = settings.inboundAddress ?? settings.agencyEmail;
               const sent: string[] = [];
-              // Every answer journaled and not sent yet, those journaled during this run included:
-              // its ref is the answer's, so a retry after a lost settle is the same message
-              // (the same Message-ID, Brevo's same idempotency key).
-              for (let unsent = await answers.unsent(lead.id); unsent.length > 0;) {
-                for (const answer of unsent) {
-                  const message = answerEmail(lead, answer, settings, replyTo);
-                  const detail = await send(
-                    message,
-                    { id: answer.id, receivedAt: lead.receivedAt },
-                    signal,
-                  );
-                  await answers.markSent(answer.id, detail, new Date());
-                  sent.push(detail);
-                }
-                unsent = await answers.unsent(lead.id);
+              // Every answer journaled and not sent yet; its ref is the answer's, so a retry after a
+              // lost settle is the same message (the same Message-ID, Brevo's same idempotency key).
+              // One journaled during this run plans the step again, and the journal leaves it due
+              // after this run (docs/delivery.md, « The dispatcher »): the next run sends it.
+              for (const answer of await answers.unsent(lead.id)) {
+                const message = answerEmail(lead, answer, settings, replyTo);
+                const detail = await send(
+                  message,
+                  { id: answer.id, receivedAt: lead.receivedAt },
+                  signal,
+                );
+                await answers.markSent(answer.id, detail, new Date());
+                sent.push(detail);
               }
               return sent.join('; ') || 'aucune réponse à envoyer';
             },

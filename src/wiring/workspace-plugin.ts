@@ -17,6 +17,7 @@ import { registerDashboardRoutes } from '../features/inbox/dashboard-routes.ts';
 import { registerInboxRoutes } from '../features/inbox/inbox-routes.ts';
 import { workspaceCounts } from '../features/inbox/index.ts';
 import { registerLeadPageRoutes } from '../features/inbox/lead-page-routes.ts';
+import { registerUnmatchedMessageRoutes } from '../features/inbox/unmatched-message-routes.ts';
 import { registerInvitationRoutes } from '../features/staff/invitation-routes.ts';
 import { registerJournalRoutes } from '../features/staff/journal-routes.ts';
 import { registerOptOutRoutes } from '../features/newsletter/opt-out-routes.ts';
@@ -67,6 +68,7 @@ const CORS_HEADERS = [
 const PAGES: readonly WorkspacePages[] = [
   registerInboxRoutes,
   registerLeadPageRoutes,
+  registerUnmatchedMessageRoutes,
   registerAnswerRoutes,
   registerPeopleRoutes,
   registerRegisterRoutes,

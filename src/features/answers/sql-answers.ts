@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import { stepRowsOf } from '../../kernel/journal/acceptance-rows.ts';
+import { planAgain } from '../../kernel/journal/step-rows.ts';
 import type { Database, LeadAnswersTable } from '../../kernel/journal/tables.ts';
 import type { LeadKind } from '../../kernel/schemas/lead-kinds.ts';
 import {
@@ -40,28 +40,15 @@ export class SqlAnswers implements AnswerJournal {
         .where('answered_at', 'is', null)
         .execute();
       if (answer.channel === 'email') {
+        // docs/delivery.md: a later answer opens the lead's step again, due now, as a new one; a
+        // run in progress then leaves it due (src/kernel/journal/step-rows.ts).
         const target = { destination: ANSWER_DESTINATION, provider: answer.provider };
-        const [step] = stepRowsOf(
+        await planAgain(
+          trx,
           { id: answer.leadId, receivedAt: answer.receivedAt },
-          [target],
+          target,
           answer.at,
         );
-        // docs/delivery.md: a later answer opens the lead's step again, due now, as a new one.
-        await trx
-          .insertInto('delivery_steps')
-          .values(step!)
-          .onConflict((oc) =>
-            oc.columns(['lead_id', 'destination']).doUpdateSet({
-              status: 'pending',
-              attempts: 0,
-              provider: answer.provider,
-              next_attempt_at: row.at,
-              last_error: null,
-              alerted_at: null,
-              updated_at: row.at,
-            }),
-          )
-          .execute();
       }
       return answerOf(row);
     });

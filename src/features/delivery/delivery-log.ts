@@ -12,8 +12,9 @@ const stepLog = (log: LeadLog, step: ClaimedStep) =>
 export function loggedDeliveries(deliveries: Deliveries, log: LeadLog): Deliveries {
   const settle: Deliveries['settle'] = async (step, outcome, now) => {
     const lineLog = stepLog(log, step);
+    let settled;
     try {
-      await deliveries.settle(step, outcome, now);
+      settled = await deliveries.settle(step, outcome, now);
     } catch (error) {
       lineLog.error(
         { err: error, outcome: outcome.status },
@@ -22,6 +23,13 @@ export function loggedDeliveries(deliveries: Deliveries, log: LeadLog): Deliveri
       throw error;
     }
     logOutcome(lineLog, step.attempts + 1, outcome);
+    if (settled === 'planned-again') {
+      lineLog.info(
+        { revision: step.revision + 1 },
+        'delivery: step planned again while it ran, due again',
+      );
+    }
+    return settled;
   };
   const plan: Deliveries['plan'] = async (lead, steps, now) => {
     await deliveries.plan(lead, steps, now);

@@ -101,8 +101,9 @@ export function measuredDeliveries(deliveries: Deliveries, metrics: Metrics): De
     return acceptance;
   };
   const settle: Deliveries['settle'] = async (step, outcome, now) => {
-    await deliveries.settle(step, outcome, now);
+    const settled = await deliveries.settle(step, outcome, now);
     metrics.deliveries.inc({ step: step.destination, outcome: outcome.status });
+    return settled;
   };
   return overriding(deliveries, { accept, settle });
 }

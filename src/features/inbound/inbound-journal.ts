@@ -5,8 +5,8 @@ export interface AttachmentNote {
   type: string;
 }
 
-/** How a message found its lead (docs/inbound.md, « Rattachement »). */
-export type MatchedBy = 'header' | 'address';
+/** How a message found its lead (docs/inbound.md, « Rattachement »); `staff`: attached by hand. */
+export type MatchedBy = 'header' | 'address' | 'staff';
 
 /** A message from a prospect, as journaled. */
 export interface InboundMessage {
@@ -52,6 +52,13 @@ export interface InboundJournal {
   ofLead(leadId: string): Promise<InboundMessage[]>;
   /** The messages no lead was found for, newest first. */
   unmatched(limit: number): Promise<InboundMessage[]>;
+  /**
+   * A member attaches a message of « À vérifier » to a lead (unread there, as any prospect
+   * message); false when it waits no more (attached or dismissed meanwhile, by another tab).
+   */
+  attach(id: string, leadId: string): Promise<boolean>;
+  /** A member dismisses a message of « À vérifier »: deleted; false when it waits no more. */
+  dismiss(id: string): Promise<boolean>;
   /** Opening the lead reads its messages. */
   markRead(leadId: string, byName: string, at: Date): Promise<void>;
   /** Which of these leads have a message nobody opened. */

@@ -4,7 +4,7 @@ import { leadKindOf } from '../../kernel/schemas/lead-kinds.ts';
 import { requestPhone } from '../../kernel/schemas/phone-number.ts';
 import type { Store } from '../../kernel/journal/store.ts';
 import { html, parisTime, type SafeHtml } from '../staff/index.ts';
-import type { AddressFlag, AddressState, InboundMessage } from './inbound-journal.ts';
+import type { AddressFlag, AddressState, InboundMessage, MatchedBy } from './inbound-journal.ts';
 
 /** docs/inbound.md, « Ce que l’équipe voit »: what a flag says, in the team's words. */
 export const FLAG_LABELS: Record<AddressState, string | undefined> = {
@@ -61,10 +61,17 @@ function flagSentence(flag: AddressFlag | undefined, entry: JournalEntry): strin
   return phone ? `${label} : appelez plutôt au ${phone.display}` : label;
 }
 
+/** docs/inbound.md, « Rattachement »: how the message found this lead, when not by our headers. */
+const MATCHED_WORDS: Record<MatchedBy, string> = {
+  header: '',
+  address: ' (rattaché par son adresse)',
+  staff: ' (rattaché à la main depuis « À vérifier »)',
+};
+
 function messageBlock(message: InboundMessage, unread: boolean): SafeHtml {
   return html`<article class="inbound-message">
 <h3>${unread ? 'Nouveau message du prospect' : 'Message du prospect'}</h3>
-<p>Reçu le ${parisTime(message.receivedAt)} de ${message.from}${message.subject ? html`, objet « ${message.subject} »` : ''}${message.matchedBy === 'address' ? ' (rattaché par son adresse)' : ''}.</p>
+<p>Reçu le ${parisTime(message.receivedAt)} de ${message.from}${message.subject ? html`, objet « ${message.subject} »` : ''}${MATCHED_WORDS[message.matchedBy ?? 'header']}.</p>
 ${textBlock(message.body)}
 ${message.quoted ? html`<details><summary>Historique cité</summary>${textBlock(message.quoted)}</details>` : ''}
 ${message.attachments.length ? html`<p>Pièces jointes (non conservées : demandez-les à la personne si besoin) :</p><ul>${message.attachments.map((attachment) => html`<li>${attachment.name} (${frenchSize(attachment.size)})</li>`)}</ul>` : ''}
@@ -115,9 +122,21 @@ export async function inboundMarks(store: Store, entries: readonly JournalEntry[
   };
 }
 
-/** « À vérifier »'s part: the messages no lead was found for, with the reason. */
-export async function unmatchedSection(store: Store): Promise<SafeHtml> {
+/**
+ * « À vérifier »'s part: the messages no lead was found for, with the reason, each followed by
+ * `actions` (the workspace's controls to attach it by hand or dismiss it, docs/inbound.md).
+ */
+export async function unmatchedSection(
+  store: Store,
+  actions: (message: InboundMessage) => Promise<SafeHtml> | SafeHtml,
+): Promise<SafeHtml> {
   const messages = await store.inbound.unmatched(100);
+  const blocks = await Promise.all(
+    messages.map(
+      async (message) =>
+        html`<article class="inbound-message" id="message-${message.id}"><h3>De ${message.from || 'expéditeur inconnu'}, le ${parisTime(message.receivedAt)}</h3><p><strong>${message.reviewReason ?? ''}</strong></p>${textBlock(message.body)}${await actions(message)}</article>`,
+    ),
+  );
   return html`<h2>Messages sans demande</h2>
-${messages.length ? html`<p>Ces messages n’ont pu être rattachés à aucune demande.</p>${messages.map((message) => html`<article class="inbound-message"><h3>De ${message.from || 'expéditeur inconnu'}, le ${parisTime(message.receivedAt)}</h3><p><strong>${message.reviewReason ?? ''}</strong></p>${textBlock(message.body)}</article>`)}` : html`<p>Aucun.</p>`}`;
+${messages.length ? html`<p>Ces messages n’ont pu être rattachés à aucune demande : rattachez-les à la bonne, ou écartez-les.</p>${blocks}` : html`<p>Aucun.</p>`}`;
 }

@@ -85,6 +85,25 @@ export class SqlInbound implements InboundJournal {
     return rows.map(messageOf);
   }
 
+  async attach(id: string, leadId: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('inbound_messages')
+      .set({ lead_id: leadId, matched_by: 'staff', review_reason: null })
+      .where('id', '=', id)
+      .where('lead_id', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows === 1n;
+  }
+
+  async dismiss(id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('inbound_messages')
+      .where('id', '=', id)
+      .where('lead_id', 'is', null)
+      .executeTakeFirst();
+    return result.numDeletedRows === 1n;
+  }
+
   async markRead(leadId: string, byName: string, at: Date): Promise<void> {
     await this.db
       .updateTable('inbound_messages')

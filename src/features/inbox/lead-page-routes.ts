@@ -14,6 +14,7 @@ import type { WorkspaceContext } from '../staff/index.ts';
 import { refusalPage } from '../staff/index.ts';
 import { cell, csrfField, parisTime, scrollingTable, sendWorkspacePage } from '../staff/index.ts';
 import { renderAnswerSection } from '../answers/index.ts';
+import { unmatchedMessageActions } from './unmatched-message-routes.ts';
 
 /** `/equipe/prospects/<id>`: one lead, its history, its delivery (docs/workspace.md, "La fiche"). */
 export function registerLeadPageRoutes(scope: FastifyInstance, context: WorkspaceContext): void {
@@ -155,7 +156,7 @@ export function registerLeadPageRoutes(scope: FastifyInstance, context: Workspac
   scope.get('/a-verifier', async (request, reply) => {
     const [page, unmatched] = await Promise.all([
       context.store.work.page({ held: true, limit: 100 }),
-      unmatchedSection(context.store),
+      unmatchedSection(context.store, unmatchedMessageActions(context, request)),
     ]);
     const csrf = csrfField(request.csrfToken);
     const body = html`<p>Retenues par le piège à robots, livrées à personne : « Ce n’est pas du spam » livre celle d’une vraie personne.</p>

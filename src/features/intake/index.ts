@@ -5,3 +5,4 @@ export { hasTokenSlot, liveFormPage } from './forms/live-form-page.ts';
 export { newLeadSteps } from './new-lead-steps.ts';
 export type { OptInSettings } from './new-lead-steps.ts';
 export { workspaceLeadUrl } from './notification-email.ts';
+export { EMAIL_TYPO_SOURCE } from './email-typo.ts';

@@ -36,13 +36,18 @@ export function withBrandColor(css: string, brandColor: string): string {
     .replace(/--soft: #[0-9a-f]{6};/, `--soft: ${shades.soft};`);
 }
 
-/** The content hash in the file name lets the server cache assets for a year (immutable). */
-export function buildAssets(assetsDir: string, brandColor: string): BuiltAssets {
+/**
+ * The content hash in the file name lets the server cache assets for a year (immutable).
+ * `emailTypo`: the suggestion's bundle (email-typo-script.ts), put in front of forms.js.
+ */
+export function buildAssets(assetsDir: string, brandColor: string, emailTypo = ''): BuiltAssets {
   const files = new Map<string, string>();
   const stylesheet = fingerprinted(assetsDir, 'site.css', files, (css) =>
     withBrandColor(css, brandColor),
   );
-  const script = fingerprinted(assetsDir, 'forms.js', files);
+  const script = fingerprinted(assetsDir, 'forms.js', files, (js) =>
+    emailTypo ? `${emailTypo}\n${js}` : js,
+  );
   const illustrationsDir = join(assetsDir, 'illustrations');
   const illustrations = new Map(
     readdirSync(illustrationsDir)

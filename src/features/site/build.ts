@@ -8,6 +8,7 @@ import { endpointCount, LEAD_KINDS } from '../../kernel/schemas/lead-kinds.ts';
 import { ANSWERED_KINDS } from '../inbox/index.ts';
 import { IDENTITY } from './agency.ts';
 import { buildAssets } from './assets-pipeline.ts';
+import { emailTypoScript } from './email-typo-script.ts';
 import { identityAssets } from './proof-assets.ts';
 import {
   caseCards,
@@ -201,8 +202,12 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     contentDir,
   );
   const pages = withPriceSections(withGeneratedParts(loadPages(contentDir), siteUrl, privacy));
-  const assets = buildAssets(join(SITE_DIR, 'assets'), IDENTITY.agency.brandColor);
-  const identity = await identityAssets(IDENTITY, pages, contentDir);
+  // The forms' suggestion is bundled by esbuild's own process while the pictures are made.
+  const [emailTypo, identity] = await Promise.all([
+    emailTypoScript(),
+    identityAssets(IDENTITY, pages, contentDir),
+  ]);
+  const assets = buildAssets(join(SITE_DIR, 'assets'), IDENTITY.agency.brandColor, emailTypo);
   const context = layoutContext(pages, siteUrl, { ...assets, ...identity });
   const files = new Map<string, string | Buffer>([...assets.files, ...identity.files]);
   const cases = identity.proof.cases;

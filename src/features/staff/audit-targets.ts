@@ -45,6 +45,7 @@ export async function auditWords(
       }
       if (kind === 'staff') return staffNames.get(id) ?? 'un compte supprimé';
       if (kind === 'person') return `une personne (réf. ${id.slice(0, 8)})`;
+      if (kind === 'message') return 'un message sans demande';
       return entry.target ?? '—';
     },
     detail({ action, detail }) {

@@ -28,6 +28,8 @@ export const STAFF_ACTIONS = {
   erase: 'Effacement d’une personne',
   release: 'Demande sortie des spams',
   replay: 'Envoi relancé',
+  'attach-message': 'Message rattaché à la main',
+  'dismiss-message': 'Message sans demande écarté',
   'status-change': 'Changement de statut',
   assign: 'Attribution',
   note: 'Note ajoutée',

@@ -120,6 +120,17 @@ export const WORKSPACE_CSS = `
   font-family: ui-monospace, Menlo, Consolas, monospace;
   overflow-wrap: anywhere;
 }
+/* docs/inbound.md: a stranger's long address, and « À vérifier »'s search under each message. */
+.inbound-message {
+  overflow-wrap: anywhere;
+}
+.inline-search input[type='search'] {
+  max-width: 100%;
+}
+.choices {
+  padding-left: 0;
+  list-style: none;
+}
 /* Its visually hidden labels stay inside it instead of widening the page on a phone. */
 .table-scroll {
   position: relative;

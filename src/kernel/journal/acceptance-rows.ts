@@ -109,7 +109,7 @@ export function leadRowOf(
 
 export type NewStepRow = Omit<
   DeliveryStepsTable,
-  'lease_until' | 'last_error' | 'detail' | 'alerted_at'
+  'lease_until' | 'last_error' | 'detail' | 'alerted_at' | 'revision'
 >;
 
 /** One `pending` step per target, due at `at`. */

@@ -1,5 +1,5 @@
 import type { SelectQueryBuilder } from 'kysely';
-import type { Acceptance, ClaimedStep, StepOutcome } from '../lead/deliveries.ts';
+import type { Acceptance, ClaimedStep, Settled, StepOutcome } from '../lead/deliveries.ts';
 import type { ConfirmationClaim } from '../lead/confirmation-cap.ts';
 import type { AcceptInput } from './acceptance-rows.ts';
 import type { Database } from './tables.ts';
@@ -35,8 +35,11 @@ export type DueSteps = SelectQueryBuilder<
 export interface JournalWrites {
   /** Journals a lead with its keys and steps, or answers the earlier lead its keys name. */
   accept(input: AcceptInput): Promise<Acceptance>;
-  /** Writes a step's outcome and its lead's summary. */
-  settle(settlement: Settlement): Promise<void>;
+  /**
+   * Writes a step's outcome and its lead's summary, if the step is still under the plan it was
+   * claimed with (`revision`); else frees its lease only (step-settlement.ts).
+   */
+  settle(settlement: Settlement): Promise<Settled>;
   /** True when this lead holds the address's confirmation for the window (docs/consent.md). */
   claimConfirmation(claim: ConfirmationClaim): Promise<boolean>;
   /** At most `limit` due steps of `claimable`, the oldest `next_attempt_at` first. */

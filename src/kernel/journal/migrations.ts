@@ -359,8 +359,18 @@ export function migrations(schema: DialectSchema): Readonly<Record<string, Migra
     '2026-12-02-800-lead-answers': leadAnswersMigration,
     // docs/inbound.md: the prospects' replies, bounces and complaints.
     '2026-12-02-810-inbound': inboundMigration,
+    // docs/delivery.md, « The dispatcher »: a step planned again while it runs is left due by the
+    // run's settle.
+    '2026-12-02-820-step-revisions': {
+      async up(db) {
+        await db.schema
+          .alterTable('delivery_steps')
+          .addColumn('revision', 'integer', (col) => col.notNull().defaultTo(0))
+          .execute();
+      },
+    },
     // docs/workspace.md, « La promesse des 24 heures ouvrées »: a lead's first answer, on the lead.
-    '2026-12-02-820-answered-at': answeredAtMigration,
+    '2026-12-02-830-answered-at': answeredAtMigration,
   };
 }
 

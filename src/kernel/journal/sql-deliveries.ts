@@ -6,6 +6,7 @@ import type {
   ClaimedStep,
   Deliveries,
   DeliveryStep,
+  Settled,
   StepOutcome,
   StepStatus,
 } from '../lead/deliveries.ts';
@@ -92,7 +93,7 @@ export class SqlDeliveries implements Deliveries {
     return this.withLeads(rows);
   }
 
-  settle(step: ClaimedStep, outcome: StepOutcome, now: Date): Promise<void> {
+  settle(step: ClaimedStep, outcome: StepOutcome, now: Date): Promise<Settled> {
     return this.writes.settle({ step, outcome, now });
   }
 
@@ -218,7 +219,9 @@ export class SqlDeliveries implements Deliveries {
     const byId = new Map<string, Lead>(leads.map((row) => [row.id, leadOf(row)]));
     return rows.flatMap((row) => {
       const lead = byId.get(row.lead_id);
-      return lead ? [{ ...stepOf(row), lead }] : [];
+      return lead
+        ? [{ ...stepOf(row), lead, revision: Number(row.revision), leaseUntil: row.lease_until }]
+        : [];
     });
   }
 }

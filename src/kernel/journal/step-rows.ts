@@ -23,3 +23,34 @@ export async function insertSteps(
     .executeTakeFirst();
   return Number(inserted.numInsertedOrUpdatedRows ?? 0n);
 }
+
+/**
+ * Plans a step again, due at `at`, as a new one (attempts 0), or plans it first. Its `revision`
+ * grows, so a run in progress, which claimed the step before this plan, has its outcome dropped at
+ * its settle and leaves the step due (step-settlement.ts): what was planned now is never lost under
+ * a `done` written for what was planned before. The lease is kept: no second run starts meanwhile.
+ */
+export async function planAgain(
+  trx: Transaction<Database>,
+  lead: Pick<Lead, 'id' | 'receivedAt'>,
+  target: StepTarget,
+  at: Date,
+): Promise<void> {
+  const [step] = stepRowsOf(lead, [target], at);
+  await trx
+    .insertInto('delivery_steps')
+    .values(step!)
+    .onConflict((oc) =>
+      oc.columns(['lead_id', 'destination']).doUpdateSet((eb) => ({
+        status: 'pending',
+        attempts: 0,
+        provider: target.provider,
+        next_attempt_at: at.toISOString(),
+        last_error: null,
+        alerted_at: null,
+        updated_at: at.toISOString(),
+        revision: eb(eb.ref('delivery_steps.revision'), '+', 1),
+      })),
+    )
+    .execute();
+}

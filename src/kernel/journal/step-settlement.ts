@@ -9,6 +9,12 @@ import type { Database, DeliveryStepsTable } from './tables.ts';
  * What settling a step writes, shared by the two ways the journal runs it: Kysely's transaction
  * (postgres/postgres-journal-writes.ts) and SQLite's synchronous transaction per turn
  * (sqlite/sqlite-journal-writes.ts).
+ *
+ * Both write the outcome only where the step's `revision` is still the one claimed. A step planned
+ * again while it ran (step-rows.ts, `planAgain`: a later answer journaled during the run of
+ * `staff-answer`) has work the run never saw: its outcome is dropped and only the run's own lease
+ * is freed (`lease_until` as claimed, so another node's later lease is kept), which leaves the step
+ * due as planned again (docs/delivery.md, « The dispatcher »).
  */
 
 type SettledColumns = Partial<

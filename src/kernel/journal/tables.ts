@@ -97,6 +97,11 @@ export interface DeliveryStepsTable {
   updated_at: string;
   /** When a `dead` step was listed in the agency's alert e-mail. */
   alerted_at: string | null;
+  /**
+   * How many times the step was planned again (a later answer opens `staff-answer` again): a
+   * settle writes its outcome only over the plan it claimed (docs/delivery.md, « The dispatcher »).
+   */
+  revision: Generated<number>;
 }
 
 /** A provider's rate budget: the next free call slot, in ms since the epoch (shared by every node). */

@@ -22,7 +22,18 @@ export interface DeliveryStep extends StepTarget {
 /** A step a dispatcher holds a lease on, with its lead. */
 export interface ClaimedStep extends DeliveryStep {
   lead: Lead;
+  /** The plan it was claimed under: its settle writes over this plan only. */
+  revision: number;
+  /** The lease as journaled by the claim (ISO-8601), so that a settle frees only its own. */
+  leaseUntil: string | null;
 }
+
+/**
+ * How a settle ended: `settled`, the outcome written; `planned-again`, the step was planned again
+ * while it ran (docs/delivery.md, « The dispatcher »), so the outcome is not written and the step
+ * stays due for the next run.
+ */
+export type Settled = 'settled' | 'planned-again';
 
 export type StepOutcome =
   | { status: 'done'; detail: string }
@@ -87,8 +98,11 @@ export interface Deliveries {
   }): Promise<Acceptance>;
   /** Leases due steps (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite: one writer) so no two nodes run one. */
   claim(request: ClaimRequest): Promise<ClaimedStep[]>;
-  /** Ends a claimed attempt and updates the lead's status from all its steps, in one transaction. */
-  settle(step: ClaimedStep, outcome: StepOutcome, now: Date): Promise<void>;
+  /**
+   * Ends a claimed attempt and updates the lead's status from all its steps, in one transaction; a
+   * step planned again since its claim is only freed, due as planned.
+   */
+  settle(step: ClaimedStep, outcome: StepOutcome, now: Date): Promise<Settled>;
   steps(leadId: string): Promise<DeliveryStep[]>;
   backlog(): Promise<BacklogLine[]>;
   /** Unfinished steps per provider: a process configured without that provider must not replay them. */

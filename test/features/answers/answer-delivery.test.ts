@@ -206,6 +206,66 @@ describe(`answers from the workspace (${defaultTestDialect})`, () => {
     expect((answer!.sender as { name: string }).name).toContain('claire');
   });
 
+  it('an answer recorded while the step sends the previous one leaves too, each once', async () => {
+    // docs/delivery.md, « The dispatcher »: an answer journaled while `staff-answer` runs plans the
+    // step again; the run's settle then leaves it due instead of `done`. The SMTP server holds
+    // the first answer's DATA until released, so the second is recorded mid-send.
+    let held: Promise<void> | undefined;
+    let holding = 0;
+    let release = () => {};
+    const holdingSink = await startSmtpSink({
+      onArrival: async () => {
+        if (!held) return;
+        holding += 1;
+        await held;
+      },
+    });
+    try {
+      const test = await node({ MAIL_PROVIDER: 'smtp', SMTP_URL: holdingSink.url });
+      test.app.dispatcher.start();
+      expect(
+        (await postJson(test.app, '/api/contact', { ...validContact, EMAIL: PROSPECT })).statusCode,
+      ).toBe(200);
+      const mails = () => holdingSink.received.filter((m) => m.envelopeTo.includes(PROSPECT));
+      await expect.poll(() => mails().length).toBe(1);
+      const { leadId, send, page } = await answerFrom(test);
+      held = new Promise<void>((resolve) => (release = resolve));
+      const first = send(ANSWER);
+      await expect.poll(() => holding).toBe(1);
+      held = undefined;
+      const { lead } = (await test.store.work.find(leadId))!;
+      await test.store.answers.record({
+        leadId,
+        receivedAt: lead.receivedAt,
+        at: new Date(),
+        by: { id: 'x', name: 'Paul' },
+        channel: 'email',
+        subject: 'Précision',
+        body: 'Et aussi : le devis est joint.',
+        inReplyTo: null,
+        provider: 'smtp',
+      });
+      release();
+      expect((await first).statusCode).toBe(303);
+      await expect.poll(() => mails().length).toBe(3);
+      const step = async () =>
+        (await test.store.deliveries.steps(leadId)).find((s) => s.destination === 'staff-answer');
+      await expect.poll(async () => (await step())?.status).toBe('done');
+      const rounds = test.app.dispatcher.rounds();
+      await expect.poll(() => test.app.dispatcher.rounds()).toBeGreaterThan(rounds + 3);
+      expect(mails().map((m) => m.email.subject)).toEqual([
+        expect.any(String),
+        'Votre site',
+        'Précision',
+      ]);
+      expect((await step())?.status).toBe('done');
+      expect(await page()).toContain('<strong>Répondu</strong> par e-mail par claire');
+    } finally {
+      release();
+      await holdingSink.close();
+    }
+  }, 120_000);
+
   it('two nodes running the dispatcher send the answer once', async () => {
     sink.received.length = 0;
     const env = { MAIL_PROVIDER: 'smtp', SMTP_URL: sink.url };

@@ -54,4 +54,40 @@ describe('a prospect’s reply on the lead page, in Chromium (docs/inbound.md)',
       expect(scrollWidth, `wider than ${width} px`).toBeLessThanOrEqual(width);
     }
   }, 120_000);
+
+  it('« À vérifier »: a waiting message’s search, its matches and « Écarter » fit a phone', async () => {
+    const { origin, test } = chromium.served;
+    const lead = { kind: 'contact', id: 'inbound-2', receivedAt: new Date(), data: validContact };
+    await acceptLead(test.store, lead as Lead);
+    const posted = await fetch(`${origin}/inbound/mail?secret=${SECRET}`, {
+      method: 'POST',
+      headers: { 'content-type': 'message/rfc822' },
+      body: [
+        'From: une.adresse.tres.longue.que.personne.ne.connait@exemple-de-domaine-long.example',
+        'Message-ID: <stranger@example.net>',
+        '',
+        'Bonjour, je vous écris de mon adresse professionnelle.',
+        '',
+      ].join('\r\n'),
+    });
+    expect(posted.status).toBe(200);
+    const [waiting] = await test.store.inbound.unmatched(1);
+    await activeMember(test.app, test.store, 'revue@agence.fr', 'member');
+    const { cookie } = await signIn(test.app, 'revue@agence.fr');
+    for (const width of [390, 1366]) {
+      const page = await chromium.staffPage(width, cookie);
+      await page.goto(`${origin}/equipe/a-verifier`);
+      // docs/inbound.md, « Rattachement »: searched by name with the page's own GET form.
+      await page.getByLabel('Rattacher à la demande de (nom ou e-mail)').fill('Dupont');
+      await page.getByRole('button', { name: 'Chercher' }).click();
+      await expect.poll(() => page.url()).toContain(`message=${waiting!.id}`);
+      expect(
+        await page.getByRole('button', { name: 'Rattacher à Marie Dupont' }).count(),
+      ).toBeGreaterThan(0);
+      expect(await page.getByRole('button', { name: 'Écarter ce message' }).count()).toBe(1);
+      expect(await axeViolations(page), `${width} px`).toEqual([]);
+      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(scrollWidth, `wider than ${width} px`).toBeLessThanOrEqual(width);
+    }
+  }, 120_000);
 });

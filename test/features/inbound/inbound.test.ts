@@ -6,7 +6,7 @@ import { mailIdentity } from '../../../src/features/site/mail-identity.ts';
 import { CONFIRMATION_DESTINATION } from '../../../src/kernel/lead/destination.ts';
 import { expectApiError, postJson } from '../../helpers/api-assertions.ts';
 import { useTestApp, validContact } from '../../helpers/app.ts';
-import { activeMember, FAST_SCRYPT, signIn } from '../staff/staff-session.ts';
+import { activeMember, FAST_SCRYPT, postForm, signIn } from '../staff/staff-session.ts';
 
 const SECRET = 'inbound-secret-0123456789abcdef';
 const WITH_SECRET = { 'x-inbound-secret': SECRET };
@@ -112,6 +112,66 @@ Vous faites des sites ?
     expect(review).toContain('De inconnu@example.net');
     expect(review).toContain('Aucune demande ne vient de cette adresse');
     expect(review).toContain('Vous faites des sites ?');
+  });
+
+  it('attaches a waiting message by hand to a lead found by name, or dismisses it (no script, CSRF, trail)', async () => {
+    const id = await lead({ EMAIL: 'marie.dupont@example.fr' });
+    for (const [from, messageId] of [
+      ['marie.pro@example.net', '<hand-1@example.net>'],
+      ['robot@example.net', '<hand-2@example.net>'],
+    ] as const) {
+      await rawMail(
+        `From: ${from}\nSubject: Suite\nMessage-ID: ${messageId}\n\nC’est Marie, de mon autre adresse.\n`,
+      );
+    }
+    const [robot, marie] = await t.store.inbound.unmatched(10);
+    expect(marie!.from).toBe('marie.pro@example.net');
+    await activeMember(t.app, t.store, 'anne@agence.fr', 'member');
+    const session = await signIn(t.app, 'anne@agence.fr');
+    const get = (url: string) =>
+      t.app.inject({ url, headers: { cookie: session.cookie } }).then((r) => r.body);
+    const post = (url: string, fields: Record<string, string>) =>
+      postForm(t.app, url, fields, session.cookie);
+
+    // A GET search under the message offers the matching leads, each a button.
+    const found = await get(`/equipe/a-verifier?message=${marie!.id}&q=Dupont`);
+    expect(found).toContain('Rattacher à Marie Dupont');
+    expect(await get(`/equipe/a-verifier?message=${marie!.id}&q=Personne`)).toContain(
+      'Aucune demande ne correspond à « Personne ».',
+    );
+    const attach = `/equipe/a-verifier/messages/${marie!.id}/rattacher`;
+    // Without the form's token, refused and nothing moves.
+    expect((await post(attach, { prospect: id })).statusCode).toBe(403);
+    const attached = await post(attach, { _csrf: session.csrf, prospect: id });
+    expect(attached.statusCode).toBe(303);
+    expect(attached.headers.location).toBe(`/equipe/prospects/${id}`);
+    // Twice (a second tab): it waits no more.
+    expect((await post(attach, { _csrf: session.csrf, prospect: id })).statusCode).toBe(404);
+    expect(await get('/equipe')).toContain('Nouveau message du prospect');
+    const leadPage = await get(`/equipe/prospects/${id}`);
+    expect(leadPage).toContain('<h3>Nouveau message du prospect</h3>');
+    expect(leadPage).toContain('(rattaché à la main depuis « À vérifier »)');
+    expect(leadPage).toContain('C’est Marie, de mon autre adresse.');
+
+    const dismissed = await post(`/equipe/a-verifier/messages/${robot!.id}/ecarter`, {
+      _csrf: session.csrf,
+    });
+    expect(dismissed.statusCode).toBe(303);
+    const review = await get('/equipe/a-verifier');
+    expect(review).not.toContain('marie.pro@example.net');
+    expect(review).not.toContain('robot@example.net');
+    expect(await t.store.inbound.unmatched(10)).toEqual([]);
+
+    // docs/workspace.md, "Audit trail": the lead by its name, the stranger by no address.
+    await activeMember(t.app, t.store, 'admin@agence.fr', 'admin');
+    const admin = await signIn(t.app, 'admin@agence.fr');
+    const trail = (
+      await t.app.inject({ url: '/equipe/journal', headers: { cookie: admin.cookie } })
+    ).body;
+    expect(trail).toContain('Message rattaché à la main');
+    expect(trail).toContain(`<a href="/equipe/prospects/${id}">Marie Dupont</a>`);
+    expect(trail).toContain('Message sans demande écarté');
+    expect(trail).not.toContain('robot@example.net');
   });
 
   it('refuses a request without the secret, and a 30 MB message, with the error shape', async () => {

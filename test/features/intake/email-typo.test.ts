@@ -16,7 +16,8 @@ describe('a likely typo of a big provider’s domain', () => {
       {
         code: 'email_typo',
         field: 'EMAIL',
-        message: 'Vouliez-vous dire marie@gmail.com ? L’adresse a été enregistrée telle quelle.',
+        message:
+          'Vouliez-vous dire marie@gmail.com\u00a0? L’adresse a été enregistrée telle quelle.',
       },
     ]);
     const subscribe = await postJson(t.app, '/api/subscribe', {

@@ -112,6 +112,41 @@ describe.each(dialects)(
       });
     });
 
+    it('a step planned again while it runs is left due by its settle, and freed; the next run settles it', async () => {
+      // docs/delivery.md, « The dispatcher »: a later answer plans `staff-answer` again mid-run.
+      const [store] = await nodes(1);
+      const lead = subscribeLead('reponse@example.fr');
+      await acceptLead(store!, lead);
+      const answerStep = { destination: 'staff-answer', provider: NOTIFICATION_STEP.provider };
+      const answer = (body: string) =>
+        store!.answers.record({
+          leadId: lead.id,
+          receivedAt: lead.receivedAt,
+          at: new Date(),
+          by: { id: 's', name: 'Claire' },
+          channel: 'email',
+          subject: 'Bonjour',
+          body,
+          inReplyTo: null,
+          provider: answerStep.provider,
+        });
+      const claimAnswer = () =>
+        store!.deliveries.claim({ ...lease(), targets: [answerStep], leadId: lead.id });
+      await answer('Première');
+      const [running] = await claimAnswer();
+      await answer('Seconde');
+      expect(await claimAnswer()).toEqual([]);
+      const done = { status: 'done', detail: '<1@x>' } as const;
+      expect(await store!.deliveries.settle(running!, done, new Date())).toBe('planned-again');
+      const stepNow = async () =>
+        (await store!.deliveries.steps(lead.id)).find((s) => s.destination === 'staff-answer');
+      expect(await stepNow()).toMatchObject({ status: 'pending', attempts: 0 });
+      const [next] = await claimAnswer();
+      expect(next).toBeDefined();
+      expect(await store!.deliveries.settle(next!, done, new Date())).toBe('settled');
+      expect(await stepNow()).toMatchObject({ status: 'done', attempts: 1 });
+    });
+
     it('one new address accepted at once on two nodes: exactly one existing: false', async () => {
       const stores = await nodes(2);
       const leads = Array.from({ length: 12 }, () => subscribeLead('meme@example.fr'));

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Acceptance } from '../../lead/deliveries.ts';
+import type { Acceptance, Settled } from '../../lead/deliveries.ts';
 import { emailOf, normalizeEmail } from '../../lead/lead.ts';
 import {
   KeyTaken,
@@ -85,15 +85,15 @@ export class PostgresJournalWrites implements JournalWrites {
   }
 
   /** Steps that end in the same turn are settled in one transaction (batched-per-turn.ts). */
-  readonly settle = batchedPerTurn<Settlement>(async (settlements) => {
-    await this.db.transaction().execute((trx) => this.settleAll(trx, settlements));
-    return settlements.map(() => undefined);
-  });
+  readonly settle = batchedPerTurn<Settlement, Settled>((settlements) =>
+    this.db.transaction().execute((trx) => this.settleAll(trx, settlements)),
+  );
 
+  /** Written over the plan claimed only (step-settlement.ts). */
   private async settleAll(
     trx: Transaction<Database>,
     settlements: readonly Settlement[],
-  ): Promise<void> {
+  ): Promise<Settled[]> {
     const leadIds = [...new Set(settlements.map(({ step }) => step.leadId))].sort();
     // Two nodes settling two steps of one lead would each read the other's step as unfinished (read
     // committed) and leave the lead's summary short of `delivered` for ever; the lead's row lock
@@ -106,17 +106,32 @@ export class PostgresJournalWrites implements JournalWrites {
       .orderBy('id')
       .forUpdate()
       .execute();
+    const settled: Settled[] = [];
     for (const { step, outcome, now } of settlements) {
       const { columns, countsAttempt } = settledColumnsOf(outcome, now, this.secrets);
-      await trx
+      const { numUpdatedRows } = await trx
         .updateTable('delivery_steps')
         .set((eb) => ({ ...columns, ...(countsAttempt && { attempts: eb('attempts', '+', 1) }) }))
         .where('lead_id', '=', step.leadId)
         .where('destination', '=', step.destination)
+        .where('revision', '=', step.revision)
+        .executeTakeFirst();
+      if (numUpdatedRows === 1n) {
+        settled.push('settled');
+        continue;
+      }
+      await trx
+        .updateTable('delivery_steps')
+        .set({ lease_until: null })
+        .where('lead_id', '=', step.leadId)
+        .where('destination', '=', step.destination)
+        .where('lease_until', '=', step.leaseUntil)
         .execute();
+      settled.push('planned-again');
     }
     const latest = new Date(Math.max(...settlements.map(({ now }) => now.getTime())));
     for (const leadId of leadIds) await refreshLeadSummary(trx, leadId, latest);
+    return settled;
   }
 
   /** The claim's one statement, shared with SQLite (confirmation-claim-sql.ts), bound for pg. */

@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import type { Acceptance, ClaimedStep, StepOutcome } from '../../lead/deliveries.ts';
+import type { Acceptance, ClaimedStep, Settled, StepOutcome } from '../../lead/deliveries.ts';
 import type { AcceptInput } from '../acceptance-rows.ts';
 import { batchedPerTurn } from '../batched-per-turn.ts';
 import type {
@@ -42,10 +42,9 @@ export class SqliteJournalWrites implements JournalWrites {
     this.inTurn(() => this.accepts.journal(inputs)),
   );
 
-  readonly settle = batchedPerTurn<Settlement>(async (settlements) => {
-    await this.inTurn(() => this.settles.settle(settlements));
-    return settlements.map(() => undefined);
-  });
+  readonly settle = batchedPerTurn<Settlement, Settled>((settlements) =>
+    this.inTurn(() => this.settles.settle(settlements)),
+  );
 
   readonly claimConfirmation = batchedPerTurn<ConfirmationClaim, boolean>((claims) =>
     this.inTurn(() => this.confirmations.claim(claims)),
@@ -125,16 +124,19 @@ class SqliteTurnConfirmations {
 /**
  * The steps that end in one turn of the event loop, settled by one synchronous SQLite transaction
  * of statements prepared once (docs/performance.md, "The delivery path"): the same columns and lead
- * summary as PostgreSQL's Kysely transaction (step-settlement.ts). The caller holds the
- * connection (Kysely's mutex), so no other transaction is open on it.
+ * summary as PostgreSQL's Kysely transaction, written over the plan claimed only
+ * (step-settlement.ts). The caller holds the connection (Kysely's mutex), so no other transaction
+ * is open on it.
  */
 class SqliteTurnSettles {
   /** One UPDATE per set of columns an outcome writes (four shapes in all). */
   private readonly updates = new Map<string, SQLite.Statement>();
   private readonly selectSteps: SQLite.Statement<[string], SummedStep>;
   private readonly updateLead: SQLite.Statement<[Record<string, unknown>]>;
+  /** Frees the run's own lease of a step planned again since its claim. */
+  private readonly freeLease: SQLite.Statement<[Record<string, unknown>]>;
   /** Settles the steps in one transaction (the caller holds the connection). */
-  readonly settle: (settlements: readonly Settlement[]) => void;
+  readonly settle: (settlements: readonly Settlement[]) => Settled[];
 
   constructor(
     private readonly database: SQLite.Database,
@@ -146,18 +148,24 @@ class SqliteTurnSettles {
     this.updateLead = database.prepare(
       'update "leads" set "status" = @status, "attempts" = @attempts, "last_error" = @last_error, "provider_answer" = @provider_answer, "updated_at" = @updated_at where "id" = @id',
     );
+    this.freeLease = database.prepare(
+      'update "delivery_steps" set "lease_until" = null where "lead_id" = @lead_id and "destination" = @destination and "lease_until" = @lease_until',
+    );
     this.settle = database.transaction((settlements: readonly Settlement[]) => {
-      for (const { step, outcome, now } of settlements) this.settleStep(step, outcome, now);
+      const settled = settlements.map(({ step, outcome, now }) =>
+        this.settleStep(step, outcome, now),
+      );
       const latest = new Date(Math.max(...settlements.map(({ now }) => now.getTime())));
       const leadIds = new Set(settlements.map(({ step }) => step.leadId));
       for (const id of leadIds) {
         const summary = leadSummary(this.selectSteps.all(id));
         this.updateLead.run({ ...summary, updated_at: latest.toISOString(), id });
       }
+      return settled;
     });
   }
 
-  private settleStep(step: ClaimedStep, outcome: StepOutcome, now: Date): void {
+  private settleStep(step: ClaimedStep, outcome: StepOutcome, now: Date): Settled {
     const { columns, countsAttempt } = settledColumnsOf(outcome, now, this.secrets);
     const names = Object.keys(columns);
     const shape = `${names.join(',')}${countsAttempt ? '+attempt' : ''}`;
@@ -166,10 +174,13 @@ class SqliteTurnSettles {
       const sets = names.map((name) => `"${name}" = @${name}`);
       if (countsAttempt) sets.push('"attempts" = "attempts" + 1');
       update = this.database.prepare(
-        `update "delivery_steps" set ${sets.join(', ')} where "lead_id" = @lead_id and "destination" = @destination`,
+        `update "delivery_steps" set ${sets.join(', ')} where "lead_id" = @lead_id and "destination" = @destination and "revision" = @revision`,
       );
       this.updates.set(shape, update);
     }
-    update.run({ ...columns, lead_id: step.leadId, destination: step.destination });
+    const key = { lead_id: step.leadId, destination: step.destination };
+    if (update.run({ ...columns, ...key, revision: step.revision }).changes === 1) return 'settled';
+    this.freeLease.run({ ...key, lease_until: step.leaseUntil });
+    return 'planned-again';
   }
 }

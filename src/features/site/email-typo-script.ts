@@ -1,0 +1,22 @@
+import { EMAIL_TYPO_SOURCE } from '../intake/index.ts';
+
+/**
+ * docs/site.md, « Vouliez-vous dire … ? »: the intake's own suggestion (the function and list of
+ * its `email_typo` warning), bundled for the browser as the global `leadgateEmailTypo`, which the
+ * build puts in front of forms.js: one source, no copy. esbuild is loaded only by a build.
+ */
+export async function emailTypoScript(): Promise<string> {
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [EMAIL_TYPO_SOURCE],
+    bundle: true,
+    format: 'iife',
+    globalName: 'leadgateEmailTypo',
+    minify: true,
+    legalComments: 'none',
+    target: 'es2015',
+    charset: 'utf8',
+    write: false,
+  });
+  return result.outputFiles[0]!.text;
+}
