@@ -11,13 +11,20 @@ export interface LeadsImport {
   settled: number;
 }
 
+/** `columns`, if they name every column of LeadsTable: one added there and not here fails to compile. */
+function everyLeadColumn<const T extends readonly (keyof LeadsTable)[]>(
+  columns: T & ([Exclude<keyof LeadsTable, T[number]>] extends [never] ? unknown : never),
+): T {
+  return columns;
+}
+
 /**
- * The columns a lead is written with, every one of LeadsTable (the type below fails to compile
- * otherwise). Not `selectAll()`: PostgreSQL derives stored columns from the payload
- * (`search_words`, `audit_sector`: src/kernel/journal/postgres/postgres-lead-search.ts) that an
- * INSERT may not write and SQLite has not; the target journal computes its own.
+ * The columns a lead is written with, every one of LeadsTable. Not `selectAll()`: PostgreSQL
+ * derives stored columns from the payload (`search_words`, `audit_sector`:
+ * src/kernel/journal/postgres/postgres-lead-search.ts) that an INSERT may not write and SQLite has
+ * not; the target journal computes its own.
  */
-const LEAD_COLUMNS = [
+const LEAD_COLUMNS = everyLeadColumn([
   'id',
   'kind',
   'email',
@@ -40,11 +47,7 @@ const LEAD_COLUMNS = [
   'read_at',
   'read_by',
   'started_at',
-] as const satisfies readonly (keyof LeadsTable)[];
-type EveryColumn =
-  Exclude<keyof LeadsTable, (typeof LEAD_COLUMNS)[number]> extends never ? true : never;
-const EVERY_COLUMN: EveryColumn = true;
-void EVERY_COLUMN;
+]);
 
 /** A step the provider already answered for good: never to be sent again. */
 const FINISHED: readonly string[] = ['done', 'refused'];
