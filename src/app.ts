@@ -1,4 +1,4 @@
-import { mailIdentity } from './features/site/mail-identity.ts';
+import { serveIdentityOf, servedMailIdentity } from './features/site/served-identity.ts';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './kernel/config.ts';
@@ -237,7 +237,7 @@ export async function buildApp({
       from: config.mail.from,
       agencyEmail: config.mail.agencyEmail,
       siteUrl: config.siteUrl,
-      identity: mailIdentity(),
+      identity: servedMailIdentity,
     },
     timeoutMs: config.mail.timeoutMs,
   });
@@ -279,12 +279,15 @@ export async function buildApp({
     passwordCost,
   });
   const site = siteDir ? registerSite(app, siteDir, { botTrap }) : undefined;
+  // The e-mails and the workspace speak with the identity of the site served (docs/site.md, "Serving").
+  if (siteDir) serveIdentityOf(siteDir);
   if (site && siteDir && watching) {
     // A rebuild takes effect without a restart: pages, files, the pages of refused forms and of
-    // newsletter links, the MCP resources, read again whole (docs/site.md, "Serving").
+    // newsletter links, the MCP resources, the identity, read again whole (docs/site.md, "Serving").
     const watcher = watchSite(siteDir, {
       onBuild: (builtAt) => {
         site.reload();
+        serveIdentityOf(siteDir);
         formPages?.reload();
         mcpSite.reload();
         Object.assign(newsletterPages, newsletterPageHtml(siteDir));

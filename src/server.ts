@@ -1,4 +1,4 @@
-import { mailIdentity } from './features/site/mail-identity.ts';
+import { servedMailIdentity } from './features/site/served-identity.ts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './kernel/config.ts';
@@ -20,7 +20,7 @@ export async function startServer(
 ): Promise<FastifyInstance> {
   assertDataDirWritable(config);
   const store = await createStore(config);
-  provider ??= createProvider(config, store, mailIdentity());
+  provider ??= createProvider(config, store, servedMailIdentity);
   const app = await buildApp({
     config,
     store,
@@ -44,7 +44,7 @@ export async function startServer(
   });
   const backlog = watchBacklog(app, store);
   // docs/workspace.md, « Le point du matin »: every node checks; the journal lets one send it.
-  const summary = createTeamSummaryFor(config, store, provider, mailIdentity(), app.log);
+  const summary = createTeamSummaryFor(config, store, provider, servedMailIdentity, app.log);
   const stopSummary = summary ? startTeamSummary(summary, app.log) : () => {};
   app.addHook('onClose', async () => {
     retention.stop();

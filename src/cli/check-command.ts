@@ -1,4 +1,4 @@
-import { mailIdentity } from '../features/site/mail-identity.ts';
+import { servedMailIdentity } from '../features/site/served-identity.ts';
 import { InvalidConfigError, type Config } from '../kernel/config.ts';
 import { createProvider } from '../providers/create-provider.ts';
 import { journalName } from '../wiring/create-store.ts';
@@ -19,7 +19,7 @@ export async function checkStart(
 ): Promise<void> {
   // Production's refusals ran before, with every command that delivers (program.ts).
   await withStore(config, async (store) => {
-    const provider = createProvider(config, store, mailIdentity());
+    const provider = createProvider(config, store, servedMailIdentity);
     try {
       // An SMTP server that refuses connections or the login: said now, not at the first lead.
       const problem = await provider.verify?.(AbortSignal.timeout(config.mail.timeoutMs * 2));

@@ -1,4 +1,4 @@
-import { mailIdentity } from '../features/site/mail-identity.ts';
+import { servedMailIdentity } from '../features/site/served-identity.ts';
 import type { Config } from '../kernel/config.ts';
 import { createProvider } from '../providers/create-provider.ts';
 import { withStore } from './leads-commands.ts';
@@ -13,7 +13,7 @@ export async function checkProviderAccount(
   out: NodeJS.WritableStream,
 ): Promise<boolean> {
   return withStore(config, async (store) => {
-    const provider = createProvider(config, store, mailIdentity());
+    const provider = createProvider(config, store, servedMailIdentity);
     try {
       if (!provider.checkAccount) {
         out.write(

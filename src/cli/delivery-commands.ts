@@ -1,4 +1,4 @@
-import { mailIdentity } from '../features/site/mail-identity.ts';
+import { servedMailIdentity } from '../features/site/served-identity.ts';
 import { createDispatcherFor } from '../wiring/dispatcher-setup.ts';
 import { InvalidConfigError, type Config } from '../kernel/config.ts';
 import { summarizeBacklog } from '../features/delivery/backlog.ts';
@@ -28,7 +28,7 @@ export async function withDispatcher<T>(
   task: (dispatcher: Dispatcher, store: Store) => Promise<T>,
 ): Promise<T> {
   return withStore(config, async (store) => {
-    const provider = createProvider(config, store, mailIdentity());
+    const provider = createProvider(config, store, servedMailIdentity);
     try {
       await checkProvider(provider, store, out, options.refuseForeignSteps);
       const dispatcher = createDispatcherFor(config, store, provider, log);

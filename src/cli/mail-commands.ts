@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { mailIdentity } from '../features/site/mail-identity.ts';
+import { servedMailIdentity } from '../features/site/served-identity.ts';
 import type { Config } from '../kernel/config.ts';
 import { mailPreviews, type PreviewName } from './mail-previews.ts';
 
@@ -19,7 +19,7 @@ export async function previewMail(
     from: config.mail.from,
     agencyEmail: config.mail.agencyEmail,
     siteUrl: config.siteUrl,
-    identity: mailIdentity(),
+    identity: servedMailIdentity,
   };
   const target = resolve(directory);
   await mkdir(target, { recursive: true });

@@ -1,4 +1,4 @@
-import { mailIdentity } from '../features/site/mail-identity.ts';
+import { servedMailIdentity } from '../features/site/served-identity.ts';
 import type { Config } from '../kernel/config.ts';
 import { forgetPerson, type ForgetOutcome } from '../features/privacy/forget-person.ts';
 import { personReport } from '../features/privacy/person-report.ts';
@@ -29,7 +29,7 @@ export async function forgetPersonCommand(
   out: NodeJS.WritableStream,
 ): Promise<boolean> {
   return withStore(config, async (store) => {
-    const provider = createProvider(config, store, mailIdentity());
+    const provider = createProvider(config, store, servedMailIdentity);
     try {
       const outcome = await forgetPerson({
         store,

@@ -1,18 +1,17 @@
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSystemdEnvironmentFile } from '../helpers/env-files.ts';
 import { freePort } from '../helpers/postgres-cluster.ts';
-import { expectOneLine, healthyOrExited, launch } from './launch.ts';
+import { expectOneLine, healthyOrExited } from './launch.ts';
+import {
+  directivesOf,
+  leadgateRun,
+  ROOT,
+  scratchHost,
+  startUnit as startOnHost,
+} from './systemd-emulation.ts';
 
 /*
  * docs/deployment.md ("systemd"): deploy/leadgate.service started as systemd starts it, with its
@@ -23,27 +22,9 @@ import { expectOneLine, healthyOrExited, launch } from './launch.ts';
  * Every start either answers /healthz or refuses with one line and exit 2, which
  * RestartPreventExitStatus=2 does not restart: never a stack trace and exit 1 every RestartSec.
  */
-const ROOT = resolve(import.meta.dirname, '../..');
 const unit = readFileSync(join(ROOT, 'deploy/leadgate.service'), 'utf8');
-const runScript = readFileSync(join(ROOT, 'deploy/leadgate-run'), 'utf8');
-const NOBODY = 65534;
-const asService = process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {};
 
-function directives(name: string): string[] {
-  return [...unit.matchAll(new RegExp(`^${name}=(.*)$`, 'gm'))].map((match) => match[1]!);
-}
-
-/** Environment= assignments, space-separated, optionally double-quoted (systemd.exec(5)). */
-function unitEnvironment(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const line of directives('Environment')) {
-    for (const match of line.matchAll(/"([^"]*)"|(\S+)/g)) {
-      const [name, ...value] = (match[1] ?? match[2]!).split('=');
-      env[name!] = value.join('=');
-    }
-  }
-  return env;
-}
+const directives = (name: string) => directivesOf(unit, name);
 
 let scratch: string;
 beforeAll(() => {
@@ -58,30 +39,17 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
  * this checkout and a fresh state directory (StateDirectory=, mode StateDirectoryMode=, owned by
  * the service user).
  */
-async function startUnit(envFile: string) {
-  const [execStart] = directives('ExecStart');
-  const [mode] = directives('StateDirectoryMode');
-  const varLib = mkdtempSync(join(scratch, 'var-lib-'));
-  chmodSync(varLib, 0o755);
-  const stateDir = join(varLib, 'leadgate');
-  mkdirSync(stateDir, { mode: Number.parseInt(mode!, 8) });
-  if (asService.uid !== undefined) chownSync(stateDir, asService.uid, asService.gid);
-  const argv = execStart!
-    .replaceAll('/var/lib/leadgate', stateDir)
-    .replaceAll('/opt/leadgate', ROOT)
-    .replace('/usr/bin/node', process.execPath)
-    .split(/\s+/);
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    ...unitEnvironment(),
-    ...parseSystemdEnvironmentFile(envFile),
+function startUnit(envFile: string) {
+  const host = scratchHost(scratch);
+  writeFileSync(join(host.etc, 'leadgate.env'), envFile);
+  const launched = startOnHost(unit, host);
+  const { PORT } = parseSystemdEnvironmentFile(envFile);
+  return {
+    launched,
+    url: `http://127.0.0.1:${PORT}`,
+    stateDir: join(host.varLib, 'leadgate'),
+    host,
   };
-  const launched = launch(argv[0]!, argv.slice(1), {
-    cwd: directives('WorkingDirectory')[0]!.replace('/opt/leadgate', ROOT),
-    env,
-    ...asService,
-  });
-  return { launched, url: `http://127.0.0.1:${env.PORT}`, stateDir };
 }
 
 const deployExample = readFileSync(join(ROOT, 'deploy/leadgate.env.example'), 'utf8');
@@ -110,6 +78,8 @@ describe(
   () => {
     it('sets DATA_DIR, DIST_DIR and NODE_ENV where the env file cannot override them', () => {
       expect(directives('EnvironmentFile')).toEqual(['/etc/leadgate/leadgate.env']);
+      // Nothing for the env file to override: the emulation starts from it (systemd-emulation.ts).
+      expect(directives('Environment')).toEqual([]);
       expect(directives('ExecStart')[0]).toMatch(
         /^\/usr\/bin\/env DATA_DIR=\/var\/lib\/leadgate DIST_DIR=\/var\/lib\/leadgate\/dist NODE_ENV=production \/usr\/bin\/node /,
       );
@@ -136,7 +106,7 @@ describe(
     });
 
     it('deploy/leadgate.env.example as shipped: refused in one line, exit 2 (not restarted)', async () => {
-      const { launched, stateDir } = await startUnit(deployExample);
+      const { launched, stateDir } = startUnit(deployExample);
       expect(await launched.exited).toEqual({ code: 2, signal: null });
       expect(directives('RestartPreventExitStatus')).toEqual(['2']);
       expect(expectOneLine(launched.stderr())).toMatch(
@@ -146,7 +116,7 @@ describe(
     });
 
     it('deploy/leadgate.env.example filled in: starts, the site built into the state directory', async () => {
-      const { launched, url, stateDir } = await startUnit(await filledIn(deployExample));
+      const { launched, url, stateDir } = startUnit(await filledIn(deployExample));
       try {
         expect(await healthyOrExited(launched, url), launched.stderr()).toBe('healthy');
         expect(existsSync(join(stateDir, 'dist', 'index.html'))).toBe(true);
@@ -158,10 +128,17 @@ describe(
     });
 
     it('deploy/leadgate-run: a command with the unit’s user, env file, state directory and paths', async () => {
+      // Run as systemd-run runs it: the env file, then the command line, in the unit's directory.
+      const envFile = await filledIn(deployExample);
+      const { launched, url, stateDir, host } = startUnit(envFile);
+      try {
+        expect(await healthyOrExited(launched, url), launched.stderr()).toBe('healthy');
+      } finally {
+        launched.process.kill('SIGTERM');
+      }
+      await launched.exited;
+      const run = leadgateRun(['leads', 'list'], host, scratch);
       // The properties systemd-run gives the command are the unit's own.
-      const properties = Object.fromEntries(
-        [...runScript.matchAll(/--property=(\w+)=(\S+)/g)].map((match) => [match[1]!, match[2]!]),
-      );
       for (const name of [
         'DynamicUser',
         'StateDirectory',
@@ -170,42 +147,23 @@ describe(
         'WorkingDirectory',
         'UMask',
       ]) {
-        expect([name, properties[name]]).toEqual([name, directives(name)[0]]);
+        expect([name, run.properties[name]]).toEqual([name, directives(name)[0]]);
       }
       // DynamicUser= names the service's user after its unit: the command shares its files.
-      expect(properties.User).toBe('leadgate');
-      const command = /^\s+(\/usr\/bin\/env .*) "\$@"$/m.exec(runScript)![1]!;
-      expect(directives('ExecStart')[0]).toMatch(
-        new RegExp(`^${command.replace(/ \/usr\/bin\/node .*$/, '').replaceAll('/', '\\/')} `),
-      );
-      expect(command).toMatch(/ \/usr\/bin\/node \/opt\/leadgate\/bin\/leadgate\.js$/);
+      expect(run.properties.User).toBe('leadgate');
+      const [execStart] = directives('ExecStart');
+      const paths = run.command.slice(0, run.command.indexOf('/usr/bin/node')).join(' ');
+      expect(execStart!.startsWith(`${paths} /usr/bin/node `)).toBe(true);
+      expect(run.command.slice(-3)).toEqual(['/opt/leadgate/bin/leadgate.js', 'leads', 'list']);
 
-      // Run as systemd-run runs it: the env file, then the command line, in the unit's directory.
-      const envFile = await filledIn(deployExample);
-      const { launched, url, stateDir } = await startUnit(envFile);
-      try {
-        expect(await healthyOrExited(launched, url), launched.stderr()).toBe('healthy');
-      } finally {
-        launched.process.kill('SIGTERM');
-      }
-      await launched.exited;
-      const argv = command
-        .replaceAll('/var/lib/leadgate', stateDir)
-        .replaceAll('/opt/leadgate', ROOT)
-        .replace('/usr/bin/node', process.execPath)
-        .split(/\s+/);
-      const listed = launch(argv[0]!, [...argv.slice(1), 'leads', 'list'], {
-        cwd: properties.WorkingDirectory!.replace('/opt/leadgate', ROOT),
-        env: { PATH: process.env.PATH ?? '', ...parseSystemdEnvironmentFile(envFile) },
-        ...asService,
-      });
+      const listed = run.launched;
       expect(await listed.exited, listed.stderr()).toEqual({ code: 0, signal: null });
       expect(listed.stderr()).toBe(`journal : SQLite ${join(stateDir, 'leadgate.sqlite')}\n`);
       expect(listed.stdout()).toBe('Aucune demande dans le journal.\n');
     });
 
     it('.env.example (DATA_DIR=./data, DIST_DIR=./dist) as the env file: the unit’s paths still win', async () => {
-      const { launched, url, stateDir } = await startUnit(
+      const { launched, url, stateDir } = startUnit(
         await filledIn(readFileSync(join(ROOT, '.env.example'), 'utf8')),
       );
       try {

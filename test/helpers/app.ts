@@ -10,7 +10,7 @@ import type { Provider } from '../../src/features/delivery/provider.ts';
 import { createStore } from '../../src/wiring/create-store.ts';
 import type { Store } from '../../src/kernel/journal/store.ts';
 import { createTestDatabase, defaultTestDialect, type TestDialect } from './postgres-databases.ts';
-import { mailIdentity } from '../../src/features/site/mail-identity.ts';
+import { servedMailIdentity } from '../../src/features/site/served-identity.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -55,7 +55,7 @@ export async function buildTestApp(
   const store = await createStore(config);
   const provider = options.provider
     ? options.provider(config, store)
-    : createProvider(config, store, mailIdentity());
+    : createProvider(config, store, servedMailIdentity);
   const app = await buildApp({
     config,
     store,

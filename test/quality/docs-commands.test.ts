@@ -158,8 +158,11 @@ function problem(command: string[]): string | undefined {
   if (program === 'npx') return 'npx may fetch a package from the registry: use npm exec --no --';
   if (program === 'leadgate')
     return 'leadgate is not on PATH: use node /opt/leadgate/bin/leadgate.js';
-  // deploy/leadgate-run, installed under /usr/local/bin: leadgate with the systemd unit's environment.
-  if (program.endsWith('/leadgate-run')) return leadgateProblem(args);
+  // deploy/leadgate-run, installed under /usr/local/bin: leadgate with the systemd unit's environment,
+  // or an instance's of leadgate@.service (`--instance <site>` first).
+  if (program.endsWith('/leadgate-run')) {
+    return leadgateProblem(args[0] === '--instance' ? args.slice(2) : args);
+  }
   if (program === 'node') {
     const script = args.findIndex((arg) => arg.endsWith('bin/leadgate.js'));
     return script >= 0 ? leadgateProblem(args.slice(script + 1)) : undefined;

@@ -2,7 +2,7 @@ import { firstNameOf, type Lead } from '../../kernel/lead/lead.ts';
 import { leadKindOf } from '../../kernel/schemas/lead-kinds.ts';
 import { SECTOR_LABELS } from '../../kernel/schemas/questionnaires.ts';
 import type { Sector } from '../../kernel/schemas/sectors.ts';
-import { AGENCY, typesetText } from '../site/index.ts';
+import { servedAgency, typesetText } from '../site/index.ts';
 
 /** A template of site/agency.yaml (`mail.answers`, validated at build), its placeholders filled. */
 export interface FilledTemplate {
@@ -11,7 +11,7 @@ export interface FilledTemplate {
   text: string;
 }
 
-type Template = NonNullable<(typeof AGENCY)['mail']['answers']>[number];
+type Template = NonNullable<ReturnType<typeof servedAgency>['mail']['answers']>[number];
 
 /** The audited sector of a lead whose kind has a questionnaire (spec 2.3); undefined otherwise. */
 function sectorOf(lead: Lead): Sector | undefined {
@@ -45,8 +45,8 @@ function applies(template: Template, lead: Lead): boolean {
  */
 export function answerTemplates(
   lead: Lead,
-  templates: readonly Template[] = AGENCY.mail.answers ?? [],
-  agencyName = AGENCY.name,
+  templates: readonly Template[] = servedAgency().mail.answers ?? [],
+  agencyName = servedAgency().name,
 ): FilledTemplate[] {
   const values: Record<string, string> = {
     prénom: firstNameOf(lead).trim() || 'Madame, Monsieur',

@@ -32,6 +32,7 @@ import { llmsFullTxt, llmsTxt } from './llms-files.ts';
 import { renderMarkdown } from './markdown.ts';
 import { typeset } from './typeset.ts';
 import { writeSite } from './output.ts';
+import { BUILT_IDENTITY_FILE } from './served-identity.ts';
 import { homeSectionsMarkdown } from './home-markdown.ts';
 import { newsletterPageFiles, privacyPageFiles } from './link-pages.ts';
 import { pageMarkdown } from './page-markdown.ts';
@@ -283,6 +284,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     manifest.files.push({ path: `/${file}`, file, immutable: false });
   }
   files.set(MANIFEST_FILE, `${JSON.stringify(manifest, null, 2)}\n`);
+  // Not a public file: the server takes from it the identity its e-mails and workspace speak with.
+  files.set(BUILT_IDENTITY_FILE, `${JSON.stringify(IDENTITY.agency, null, 2)}\n`);
 
   const written = await writeSite(options.outDir, files);
   return {

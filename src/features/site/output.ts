@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { MANIFEST_FILE } from '../../kernel/schemas/site-manifest.ts';
+import { BUILT_IDENTITY_FILE } from './served-identity.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -13,7 +14,12 @@ const MIN_COMPRESS_BYTES = 1024;
 
 /** Brotli and gzip variants written next to each text file, kept only when they are smaller. */
 async function compressed(path: string, content: Buffer): Promise<[string, Buffer][]> {
-  if (!COMPRESSIBLE.test(path) || content.length < MIN_COMPRESS_BYTES || path === MANIFEST_FILE) {
+  if (
+    !COMPRESSIBLE.test(path) ||
+    content.length < MIN_COMPRESS_BYTES ||
+    path === MANIFEST_FILE ||
+    path === BUILT_IDENTITY_FILE
+  ) {
     return [];
   }
   const [br, gz] = await Promise.all([

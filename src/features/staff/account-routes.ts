@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AGENCY } from '../site/index.ts';
+import { servedAgency } from '../site/index.ts';
 import { field, formAlert, formText } from './form-controls.ts';
 import { html } from './html.ts';
 import { checkProof, proofField, proofProblem } from './reauthentication.ts';
@@ -51,7 +51,7 @@ export function registerAccountRoutes(scope: FastifyInstance, context: Workspace
         <li>
           Dans l’application, ajoutez un compte avec cette clé :
           <span class="secret">${secret}</span> (ou le lien
-          <a href="${totpUri(secret, account.email, AGENCY.name)}">otpauth</a> sur un téléphone).
+          <a href="${totpUri(secret, account.email, servedAgency().name)}">otpauth</a> sur un téléphone).
         </li>
         <li>Saisissez le code qu’elle affiche.</li>
       </ol>

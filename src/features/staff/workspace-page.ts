@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AGENCY } from '../site/index.ts';
+import { servedAgency } from '../site/index.ts';
 import { html, type HtmlValue, type SafeHtml } from './html.ts';
 import type { Staff, WorkspaceNotice } from './workspace-context.ts';
 
@@ -99,7 +99,7 @@ export function workspacePage({
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>${title} · Espace équipe · ${AGENCY.name}</title>
+<title>${title} · Espace équipe · ${servedAgency().name}</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${WORKSPACE_STYLESHEET}">
 </head>
@@ -107,7 +107,7 @@ export function workspacePage({
 <a class="skip-link" href="#contenu">Aller au contenu</a>
 <header class="site-header">
 <div class="wrap header-bar">
-<a class="brand" href="/equipe">${AGENCY.name}<small>Espace équipe</small></a>
+<a class="brand" href="/equipe">${servedAgency().name}<small>Espace équipe</small></a>
 ${who}
 </div>
 ${staff ? html`<div class="wrap">${navigation(staff, csrfToken, current, counts)}</div>` : ''}

@@ -11,6 +11,44 @@ export interface LeadsImport {
   settled: number;
 }
 
+/** `columns`, if they name every column of LeadsTable: one added there and not here fails to compile. */
+function everyLeadColumn<const T extends readonly (keyof LeadsTable)[]>(
+  columns: T & ([Exclude<keyof LeadsTable, T[number]>] extends [never] ? unknown : never),
+): T {
+  return columns;
+}
+
+/**
+ * The columns a lead is written with, every one of LeadsTable. Not `selectAll()`: PostgreSQL
+ * derives stored columns from the payload (`search_words`, `audit_sector`:
+ * src/kernel/journal/postgres/postgres-lead-search.ts) that an INSERT may not write and SQLite has
+ * not; the target journal computes its own.
+ */
+const LEAD_COLUMNS = everyLeadColumn([
+  'id',
+  'kind',
+  'email',
+  'payload',
+  'received_at',
+  'status',
+  'attempts',
+  'last_error',
+  'provider_answer',
+  'updated_at',
+  'claimed_until',
+  'consent_wording',
+  'consent_given_at',
+  'consent_channel',
+  'consent_page',
+  'consent_network',
+  'spam_reason',
+  'work_status',
+  'assignee',
+  'read_at',
+  'read_by',
+  'started_at',
+]);
+
 /** A step the provider already answered for good: never to be sent again. */
 const FINISHED: readonly string[] = ['done', 'refused'];
 /** Enough ids per `in (…)` for SQLite's and PostgreSQL's parameter limits. */
@@ -27,7 +65,11 @@ export async function importLeads(
   target: Kysely<Database>,
   source: Kysely<Database>,
 ): Promise<LeadsImport> {
-  const leads = await source.selectFrom('leads').selectAll().orderBy('received_at').execute();
+  const leads = await source
+    .selectFrom('leads')
+    .select(LEAD_COLUMNS)
+    .orderBy('received_at')
+    .execute();
   const result: LeadsImport = { imported: 0, settled: 0 };
   await target.transaction().execute(async (trx) => {
     for (let start = 0; start < leads.length; start += CHUNK) {
