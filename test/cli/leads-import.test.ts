@@ -45,6 +45,20 @@ describe('leadgate leads import after a restore (docs/operations.md)', () => {
           return (await app.store.list()).at(-1)!.lead.id;
         },
         deliver: (id: string) => app.app.dispatcher.deliverLead(id),
+        call: async (id: string) => {
+          const entry = (await app.store.find(id))!;
+          await app.store.answers.record({
+            leadId: id,
+            receivedAt: entry.lead.receivedAt,
+            at: new Date(),
+            by: { id: 'staff-anne', name: 'Anne' },
+            channel: 'phone',
+            subject: null,
+            body: 'Rappelée après la sauvegarde',
+            inReplyTo: null,
+            provider: '',
+          });
+        },
         stop: async () => {
           notifications.push(provider!.calls);
           await app.close();
@@ -59,6 +73,8 @@ describe('leadgate leads import after a restore (docs/operations.md)', () => {
     const backup = join(scratch, 'leadgate-backup.sqlite');
     expect((await runLeadgate(['backup', backup], env)).code).toBe(0);
     await before.deliver(pendingAtBackup);
+    // docs/operations.md, « Restore »: what the team did after the backup comes back too.
+    await before.call(pendingAtBackup);
     await before.deliver(await before.accept('apres'));
     await before.accept('jamais-livree');
     await before.stop();
@@ -81,6 +97,9 @@ describe('leadgate leads import after a restore (docs/operations.md)', () => {
     );
 
     const after = await serve();
+    const answers = await t!.store.answers.list(pendingAtBackup);
+    expect(answers.map((answer) => answer.body)).toEqual(['Rappelée après la sauvegarde']);
+    expect((await t!.store.work.find(pendingAtBackup))!.work.answeredAt).toEqual(answers[0]!.at);
     for (const entry of await t!.store.list()) await after.deliver(entry.lead.id);
     const statuses = (await t!.store.list()).map((entry) => entry.status);
     await after.stop();

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { leadStatusOf } from '../lead/lead-status.ts';
 import type { StepStatus } from '../lead/deliveries.ts';
 import type { Database, LeadsTable } from './tables.ts';
@@ -47,6 +47,7 @@ const LEAD_COLUMNS = everyLeadColumn([
   'read_at',
   'read_by',
   'started_at',
+  'answered_at',
 ]);
 
 /** A step the provider already answered for good: never to be sent again. */
@@ -90,6 +91,7 @@ export async function importLeads(
       }
       result.imported += fresh.length;
       result.settled += await settleFinished(trx, source, [...known]);
+      await bringTeamWork(trx, source, ids);
     }
   });
   return result;
@@ -108,15 +110,39 @@ async function bringIn(
     ...step,
     lease_until: null,
   }));
-  await copyRows(trx, source, 'lead_activity', 'lead_id', ids);
   await copyRows(trx, source, 'idempotency_keys', 'lead_id', ids);
   await copyRows(trx, source, 'known_addresses', 'email', [
     ...new Set(leads.map((lead) => lead.email)),
   ]);
 }
 
+/**
+ * What the team did and received on the leads, known here or not, after the backup: notes and
+ * changes, answers (docs/workspace.md, « Répondre ») and the prospects' messages (docs/inbound.md),
+ * each row by its own id (one already here stays); the first answer then ends the answer promise
+ * of a lead the backup held unanswered.
+ */
+async function bringTeamWork(
+  trx: Transaction<Database>,
+  source: Kysely<Database>,
+  ids: string[],
+): Promise<void> {
+  await copyRows(trx, source, 'lead_activity', 'lead_id', ids);
+  await copyRows(trx, source, 'lead_answers', 'lead_id', ids);
+  await copyRows(trx, source, 'inbound_messages', 'lead_id', ids);
+  await sql`UPDATE leads SET answered_at = (SELECT MIN(a.at) FROM lead_answers a WHERE a.lead_id = leads.id)
+    WHERE answered_at IS NULL AND id IN (${sql.join(ids)})
+    AND EXISTS (SELECT 1 FROM lead_answers a WHERE a.lead_id = leads.id)`.execute(trx);
+}
+
 type TiedTable =
-  'consent_wordings' | 'delivery_steps' | 'lead_activity' | 'idempotency_keys' | 'known_addresses';
+  | 'consent_wordings'
+  | 'delivery_steps'
+  | 'lead_activity'
+  | 'idempotency_keys'
+  | 'known_addresses'
+  | 'lead_answers'
+  | 'inbound_messages';
 
 /** The source's rows of `table` whose `column` is one of `values`, copied; a row already here stays. */
 async function copyRows<T extends TiedTable>(
