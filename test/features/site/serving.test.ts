@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readManifest } from '../../../src/kernel/http/site/site-files.ts';
@@ -204,4 +206,15 @@ describe('over a real socket', () => {
     expect(response.headers.get('content-encoding')).toBe('br');
     expect(await response.text()).toContain('<h1>Développeurs et agents IA</h1>');
   });
+});
+
+describe('what a build keeps for the server (docs/site.md)', () => {
+  it.each(['/site-manifest.json', '/site-identity.json'])(
+    '%s is read by the server and never served',
+    async (path) => {
+      const file = path.slice(1);
+      expect(readFileSync(join(site.dir, file), 'utf8').length).toBeGreaterThan(0);
+      expect((await get(path)).statusCode).toBe(404);
+    },
+  );
 });
