@@ -88,8 +88,11 @@ const PASSWORD = 'une phrase de passe de banc d’essai';
  * form holds (a `_csrf` field, were it to have one). A member, not an administrator: no second
  * factor is required of one. Returns the `Cookie` header a browser would send.
  */
+let members = 0;
+
 export async function signedInMember(store: Store, baseUrl: string): Promise<string> {
-  const email = 'banc@agence.example';
+  members += 1;
+  const email = `banc-${members}@agence.example`;
   const { link } = await inviteStaff(store, {
     email,
     role: 'member',
