@@ -2,21 +2,13 @@
 // filter and a search, on SQLite and on PostgreSQL. Part of `npm run bench` (--only workspace); run
 // alone, it rewrites only its own section of bench/RESULTS.md:
 //   node --import tsx bench/workspace.ts [--leads 100000] [--repeats 200] [--dialects sqlite,postgres]
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { Kysely, sql } from 'kysely';
-import { loadConfig } from '../src/kernel/config.ts';
 import type { InboxQuery } from '../src/features/inbox/lead-work.ts';
 import type { Store } from '../src/kernel/journal/store.ts';
-import { createStore } from '../src/wiring/create-store.ts';
-import { postgresDatabase } from '../src/kernel/journal/postgres/postgres-database.ts';
-import SQLite from 'better-sqlite3';
-import { SqliteDialect } from 'kysely';
-import type { Database } from '../src/kernel/journal/tables.ts';
-import { startPostgresCluster } from '../test/helpers/postgres-cluster.ts';
+import { percentile, replaceSection } from './lib/report.ts';
+import { seededJournal, type Dialect } from './lib/seeded-journal.ts';
 
 export interface WorkspaceQueryResult {
   name: string;
@@ -27,25 +19,13 @@ export interface WorkspaceQueryResult {
 }
 
 export interface WorkspaceRound {
-  dialect: 'sqlite' | 'postgres';
+  dialect: Dialect;
   leads: number;
   seedSeconds: number;
   /** The machine's 1-minute load average when the measures started and ended (others' jobs). */
   load: [number, number];
   queries: WorkspaceQueryResult[];
 }
-
-const FIRST = ['Marie', 'Léa', 'Paul', 'Inès', 'Hugo', 'Chloé', 'Louis', 'Emma', 'Jules', 'Zoé'];
-const LAST = Array.from({ length: 400 }, (_, i) => `Nom${i.toString(36)}ard`);
-const MESSAGES = [
-  'Je voudrais apparaître dans les résultats de mon quartier.',
-  'Notre site est lent et ne ressort pas sur Google.',
-  'Nous ouvrons une deuxième boutique et cherchons de la visibilité.',
-  'Pouvez-vous refaire notre fiche d’établissement ?',
-];
-const SECTORS = ['avocats', 'boutiques', 'btp'];
-const CHANNELS = ['form', 'form', 'form', 'api', 'mcp', 'agent'];
-const STAFF = ['staff-anne', 'staff-bruno', 'staff-chloe', 'staff-david'];
 
 /** The queries measured: what the inbox asks on opening, with a filter, and with a search. */
 export const QUERIES: { name: string; query: InboxQuery }[] = [
@@ -69,64 +49,6 @@ export const QUERIES: { name: string; query: InboxQuery }[] = [
   },
   { name: 'Search: a common word (worst case)', query: { limit: 50, search: 'google' } },
 ];
-
-function leadRow(i: number, now: number) {
-  const kind = ['contact', 'audit', 'subscribe'][i % 3]!;
-  const first = FIRST[i % FIRST.length]!;
-  const last = LAST[Math.floor(i / FIRST.length) % LAST.length]!;
-  const email = `${first.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()}.${last.toLowerCase()}.${i}@example.fr`;
-  const message = MESSAGES[i % MESSAGES.length]!;
-  const data =
-    kind === 'contact'
-      ? { PRENOM: first, NOM: last, EMAIL: email, SERVICE: 'Référencement local', DEMANDE: message }
-      : kind === 'audit'
-        ? {
-            email,
-            firstName: first,
-            lastName: last,
-            sector: SECTORS[Math.floor(i / 3) % SECTORS.length],
-            formData: { 'Combien de chantiers par an ?': message },
-          }
-        : { email, firstName: first };
-  // One lead every ~5 minutes over a year, the newest last.
-  const receivedAt = new Date(now - (100_000 - i) * 315_000).toISOString();
-  const age = 100_000 - i;
-  const work =
-    age < 200
-      ? 'nouveau'
-      : age < 2_000
-        ? ['nouveau', 'en-cours'][i % 2]!
-        : ['traite', 'archive', 'en-cours'][i % 3]!;
-  return {
-    id: `bench-${String(i).padStart(6, '0')}`,
-    kind,
-    email,
-    payload: JSON.stringify(data),
-    received_at: receivedAt,
-    status: i % 97 === 0 ? 'spam' : i % 53 === 0 ? 'dead' : 'delivered',
-    attempts: 1,
-    updated_at: receivedAt,
-    consent_channel: CHANNELS[i % CHANNELS.length]!,
-    work_status: work,
-    assignee: work === 'nouveau' ? null : STAFF[i % STAFF.length]!,
-    started_at: work === 'nouveau' ? null : receivedAt,
-    read_at: work === 'nouveau' ? null : receivedAt,
-  };
-}
-
-async function seed(db: Kysely<Database>, leads: number): Promise<void> {
-  const now = Date.now();
-  for (let from = 0; from < leads; from += 1000) {
-    const rows = Array.from({ length: Math.min(1000, leads - from) }, (_, k) =>
-      leadRow(from + k, now),
-    );
-    await db.transaction().execute((trx) => trx.insertInto('leads').values(rows).execute());
-  }
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 async function measure(store: Store, repeats: number): Promise<WorkspaceQueryResult[]> {
   const results: WorkspaceQueryResult[] = [];
@@ -152,32 +74,18 @@ async function measure(store: Store, repeats: number): Promise<WorkspaceQueryRes
 }
 
 export async function workspaceRound(
-  dialect: 'sqlite' | 'postgres',
+  dialect: Dialect,
   leads: number,
   repeats: number,
 ): Promise<WorkspaceRound> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-bench-ws-'));
-  const cluster = dialect === 'postgres' ? await startPostgresCluster() : undefined;
-  const config = loadConfig({ DATA_DIR: dataDir, ...(cluster && { DATABASE_URL: cluster.url() }) });
-  const store = await createStore(config);
-  const db = cluster
-    ? postgresDatabase(cluster.url(), { ...config.database, statementTimeoutMs: 0 })
-    : new Kysely<Database>({
-        dialect: new SqliteDialect({ database: new SQLite(join(dataDir, 'leadgate.sqlite')) }),
-      });
+  const journal = await seededJournal(dialect, leads);
   try {
-    const start = performance.now();
-    await seed(db, leads);
-    if (cluster) await sql`ANALYZE`.execute(db);
-    const seedSeconds = (performance.now() - start) / 1000;
     const loadBefore = loadavg()[0]!;
-    const queries = await measure(store, repeats);
-    return { dialect, leads, seedSeconds, load: [loadBefore, loadavg()[0]!], queries };
+    const queries = await measure(journal.store, repeats);
+    const load: [number, number] = [loadBefore, loadavg()[0]!];
+    return { dialect, leads, seedSeconds: journal.seedSeconds, load, queries };
   } finally {
-    await db.destroy();
-    await store.close();
-    await cluster?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
+    await journal.destroy();
   }
 }
 
@@ -209,19 +117,6 @@ at the start and the end of the measures: ${loads}${busy ? ` (above its ${cpus()
 ${rows.join('\n')}`;
 }
 
-/** Replaces this section of a results file (or appends it), leaving the other sections alone. */
-export function writeSection(file: string, section: string): void {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
-  const start = text.indexOf(WORKSPACE_TITLE);
-  if (start === -1) {
-    writeFileSync(file, `${text.trimEnd()}\n\n${section}\n`);
-    return;
-  }
-  const next = text.indexOf('\n## ', start + WORKSPACE_TITLE.length);
-  const rest = next === -1 ? '' : text.slice(next);
-  writeFileSync(file, `${text.slice(0, start)}${section}\n${rest}`);
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
     options: {
@@ -242,5 +137,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     }
     rounds.push(round);
   }
-  writeSection(values.output, workspaceSection(rounds, Number(values.repeats)));
+  replaceSection(values.output, WORKSPACE_TITLE, workspaceSection(rounds, Number(values.repeats)));
 }

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, totalmem } from 'node:os';
 import type { MeasuredLoad } from './wrk.ts';
 
@@ -6,6 +7,27 @@ export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The p-th percentile of values sorted in ascending order (nearest rank). */
+export function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/**
+ * Replaces the section `title` (a `## ` heading) of a results file, or appends it, leaving the
+ * other sections alone: a benchmark run alone rewrites only its own.
+ */
+export function replaceSection(file: string, title: string, section: string): void {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
+  const start = text.indexOf(title);
+  if (start === -1) {
+    writeFileSync(file, `${text.trimEnd()}\n\n${section}\n`);
+    return;
+  }
+  const next = text.indexOf('\n## ', start + title.length);
+  const rest = next === -1 ? '' : text.slice(next);
+  writeFileSync(file, `${text.slice(0, start)}${section}\n${rest}`);
 }
 
 export const round0 = (value: number) => Math.round(value).toLocaleString('en-US');

@@ -25,7 +25,8 @@ export async function withServer<T>(
   /** The checkout the server runs from (`--against` runs another release's). */
   cwd?: string,
 ): Promise<T> {
-  const dataDir = mkdtempSync(join(root, 'server-'));
+  // A journal prepared beforehand (a seeded one) comes as env.DATA_DIR.
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(root, 'server-'));
   const port = await freePort();
   const server = await startServerProcess(
     process.execPath,

@@ -38,11 +38,29 @@ const parts = new Intl.DateTimeFormat('en-GB', {
   second: '2-digit',
 });
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * Paris's offset from UTC by UTC hour. Its clocks change on a UTC hour (01:00 UTC, EU rule), so one
+ * hour has one offset; asking Intl is ~100 times slower than the lookup, and the dashboard asks
+ * several times per lead of a week (docs/performance.md, « The workspace »).
+ */
+const offsets = new Map<number, number>();
+
 /** The Paris wall clock of an instant, read as if it were UTC (so date arithmetic stays in UTC). */
 function wallClock(instant: number): number {
-  const f: Record<string, number> = {};
-  for (const part of parts.formatToParts(instant)) f[part.type] = Number(part.value);
-  return Date.UTC(f.year!, f.month! - 1, f.day!, f.hour!, f.minute!, f.second!);
+  const hour = Math.floor(instant / HOUR_MS);
+  let offset = offsets.get(hour);
+  if (offset === undefined) {
+    const f: Record<string, number> = {};
+    for (const part of parts.formatToParts(hour * HOUR_MS)) f[part.type] = Number(part.value);
+    offset =
+      Date.UTC(f.year!, f.month! - 1, f.day!, f.hour!, f.minute!, f.second!) - hour * HOUR_MS;
+    // Two years of hours at most: a long-running server does not keep every hour it ever read.
+    if (offsets.size > 20_000) offsets.clear();
+    offsets.set(hour, offset);
+  }
+  return instant + offset;
 }
 
 /** The instant at which Paris clocks show `wall` (a UTC-read wall time); DST gaps resolve forward. */

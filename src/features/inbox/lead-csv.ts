@@ -50,7 +50,7 @@ function csvRecords(rows: readonly (readonly unknown[])[], flavour: CsvFlavour):
 }
 
 /** Rows written per chunk of a streamed export, between two turns given back to the event loop. */
-const ROWS_PER_CHUNK = 200;
+const ROWS_PER_CHUNK = 100;
 
 /**
  * The same CSV, written as it is read (docs/performance.md, « Exports »): the header, then a chunk

@@ -35,6 +35,13 @@ export const COUNT_CAP = 1000;
  */
 const WALKED_PER_ROW = 50;
 
+/**
+ * docs/performance.md, « Exports »: an export reads the journal this many leads at a time, each read
+ * one synchronous stretch on SQLite, short enough for a lead POSTed meanwhile to be answered
+ * between two (500 held the event loop ~10 ms at a time, with a count each page did not need).
+ */
+const EXPORT_PAGE = 100;
+
 type LeadsQuery = SelectQueryBuilder<Database, 'leads', object>;
 
 /** The team's side of the journal (docs/workspace.md), the same SQL on both dialects but search. */
@@ -44,27 +51,41 @@ export class SqlLeadWork implements LeadWork {
     private readonly search: LeadSearchDialect,
   ) {}
 
-  async page({ order = 'newest', after, limit, ...filter }: InboxQuery): Promise<InboxPage> {
+  page(query: InboxQuery): Promise<InboxPage> {
+    return this.rowsOf(query, true);
+  }
+
+  /**
+   * A page and, when `counted`, its filter's total. Without a search the total is all the first
+   * query is for, so a page that shows none skips it; with words it also says how to read them.
+   */
+  private async rowsOf(
+    { order = 'newest', after, limit, ...filter }: InboxQuery,
+    counted: boolean,
+  ): Promise<InboxPage> {
     const search = searchOf(filter.search);
     const filtered = this.filtered(this.db.selectFrom('leads'), filter);
     const matching = this.searched(filtered, search);
     // The count stops past COUNT_CAP: an exact total over 100,000 leads would cost more than the page.
     // Asked with it: whether the words are common enough for their page to be walked to.
-    const { count, common } = await this.db
-      .selectFrom(
-        matching
-          .select('id')
-          .limit(COUNT_CAP + 1)
-          .as('matching'),
-      )
-      .select((eb) => [
-        eb.fn.countAll<number | string>().as('count'),
-        (search.words.length
-          ? this.search.isCommon(search.words, 1 / WALKED_PER_ROW)
-          : eb.lit(false)
-        ).as('common'),
-      ])
-      .executeTakeFirstOrThrow();
+    const { count, common } =
+      counted || search.words.length
+        ? await this.db
+            .selectFrom(
+              matching
+                .select('id')
+                .limit(COUNT_CAP + 1)
+                .as('matching'),
+            )
+            .select((eb) => [
+              eb.fn.countAll<number | string>().as('count'),
+              (search.words.length
+                ? this.search.isCommon(search.words, 1 / WALKED_PER_ROW)
+                : eb.lit(false)
+              ).as('common'),
+            ])
+            .executeTakeFirstOrThrow()
+        : { count: 0, common: false };
     const direction = order === 'newest' ? 'desc' : 'asc';
     const cursor = after === undefined ? undefined : readCursor(after);
     const walked = common
@@ -123,7 +144,7 @@ export class SqlLeadWork implements LeadWork {
   async *all(filter: InboxFilter, order: InboxOrder = 'newest'): AsyncIterable<InboxEntry> {
     let after: string | undefined;
     do {
-      const page = await this.page({ ...filter, order, after, limit: 500 });
+      const page = await this.rowsOf({ ...filter, order, after, limit: EXPORT_PAGE }, false);
       yield* page.entries;
       after = page.next;
     } while (after !== undefined);
@@ -418,12 +439,18 @@ function inPageOrder(
   if (cursor) {
     const [at, id] = cursor;
     const beyond = direction === 'desc' ? '<' : '>';
-    ordered = ordered.where((eb) =>
-      eb.or([
-        eb('received_at', beyond, at),
-        eb.and([eb('received_at', '=', at), eb('id', beyond, id)]),
-      ]),
-    );
+    // The bound alone first: with the cursor as a bound parameter, SQLite read `a < ? or (a = ? and
+    // …)` as a filter, walking the index from the first lead down to the cursor at every page (an
+    // export's page 900 cost 5 times its first); `a <= ?` is a range it starts the walk at
+    // (docs/performance.md, « Exports »).
+    ordered = ordered
+      .where('received_at', direction === 'desc' ? '<=' : '>=', at)
+      .where((eb) =>
+        eb.or([
+          eb('received_at', beyond, at),
+          eb.and([eb('received_at', '=', at), eb('id', beyond, id)]),
+        ]),
+      );
   }
   return ordered.orderBy('received_at', direction).orderBy('id', direction);
 }

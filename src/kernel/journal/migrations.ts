@@ -371,6 +371,19 @@ export function migrations(schema: DialectSchema): Readonly<Record<string, Migra
     },
     // docs/workspace.md, « La promesse des 24 heures ouvrées »: a lead's first answer, on the lead.
     '2026-12-02-830-answered-at': answeredAtMigration,
+    // docs/performance.md, « The workspace »: the due index also holds what the backlog counts (the
+    // dashboard, /metrics), so its count by destination reads the index alone, not every dead step's
+    // row (13 → 1.5 ms at 100,000 leads on SQLite); still one index to write per step.
+    '2026-12-02-900-backlog-in-due-index': {
+      async up(db) {
+        await db.schema.dropIndex('delivery_steps_due').execute();
+        await db.schema
+          .createIndex('delivery_steps_due')
+          .on('delivery_steps')
+          .columns(['status', 'next_attempt_at', 'provider', 'destination', 'received_at'])
+          .execute();
+      },
+    },
   };
 }
 
