@@ -52,8 +52,9 @@ describe('.env.example (generated from the configuration schema)', () => {
 describe('deploy/leadgate.env.example (systemd EnvironmentFile and docker run --env-file)', () => {
   const path = resolve(ROOT, 'deploy/leadgate.env.example');
   const text = readFileSync(path, 'utf8');
-  // docs/deployment.md: the unit and the image set the paths and NODE_ENV; the file must not fight them.
-  const { DATA_DIR, DIST_DIR, NODE_ENV, ...fromTheFile } = expected;
+  // docs/deployment.md: the unit and the image set the paths, NODE_ENV and (the image) HOST; the
+  // file must not fight them.
+  const { DATA_DIR, DIST_DIR, NODE_ENV, HOST, ...fromTheFile } = expected;
 
   it('is exactly what `leadgate config example --env-file` writes', () => {
     expect(
@@ -62,8 +63,8 @@ describe('deploy/leadgate.env.example (systemd EnvironmentFile and docker run --
     ).toBe(renderEnvExample('env-file'));
   });
 
-  it('reads the same in systemd, in a POSIX shell and with Node’s --env-file, without the paths and NODE_ENV', () => {
-    expect([DATA_DIR, DIST_DIR, NODE_ENV]).toEqual(['./data', './dist', '']);
+  it('reads the same in systemd, in a POSIX shell and with Node’s --env-file, without the paths, NODE_ENV and HOST', () => {
+    expect([DATA_DIR, DIST_DIR, NODE_ENV, HOST]).toEqual(['./data', './dist', '', '127.0.0.1']);
     expect(parseSystemdEnvironmentFile(text)).toEqual(fromTheFile);
     expect(shellLoaded(path, Object.keys(fromTheFile))).toEqual(fromTheFile);
     expect(parseEnv(text)).toEqual(fromTheFile);

@@ -24,8 +24,12 @@ const HEADERS: Record<EnvExampleFormat, string> = {
 `,
 };
 
-/** Set by deploy/leadgate.service and the Dockerfile: the env file must not fight them. */
-const SET_BY_THE_LAUNCHER: readonly EnvName[] = ['DATA_DIR', 'DIST_DIR', 'NODE_ENV'];
+/**
+ * Set by deploy/leadgate.service and the Dockerfile: the env file must not fight them. HOST too: the
+ * image listens on `0.0.0.0` inside its container, a systemd service on this machine only (the
+ * default) behind its reverse proxy; one env file serves both.
+ */
+const SET_BY_THE_LAUNCHER: readonly EnvName[] = ['DATA_DIR', 'DIST_DIR', 'NODE_ENV', 'HOST'];
 
 /**
  * One value in single quotes: literal for sh, stripped of its quotes by systemd's EnvironmentFile and

@@ -48,10 +48,13 @@ const url = (
 export const EnvSchema = Type.Object({
   PORT: integer({ minimum: 1, maximum: 65535, default: 3000, description: 'TCP port' }),
   HOST: Type.String({
-    default: '0.0.0.0',
+    // Safe by default: a plain `npm start` answers this machine only; a deployment names the
+    // interfaces it serves (the Docker image and deploy/leadgate.env.example set `0.0.0.0`).
+    default: '127.0.0.1',
     pattern: String.raw`^[A-Za-z0-9.:\[\]-]+$`,
     expected: 'an IP address or a host name of this machine',
-    description: 'Interface to bind (`0.0.0.0` = every IPv4 interface, `::` = every interface)',
+    description:
+      'Interface to bind (`127.0.0.1` = this machine only, `0.0.0.0` = every IPv4 interface, `::` = every interface)',
   }),
   SITE_URL: Type.Optional(
     url(
