@@ -63,6 +63,12 @@ export interface InboundJournal {
   markRead(leadId: string, byName: string, at: Date): Promise<void>;
   /** Which of these leads have a message nobody opened. */
   unreadAmong(leadIds: readonly string[]): Promise<Set<string>>;
+  /**
+   * docs/inbound.md, « Le point du matin »: the leads with a message nobody opened (the latest
+   * message first), then the leads still « nouveau » or « en cours » whose address is flagged
+   * (unreachable, full, complaint), at most `limit` ids.
+   */
+  leadsToSee(limit: number): Promise<string[]>;
   /** Records a bounce or complaint; answers the address's state after it. */
   flag(
     address: string,

@@ -229,6 +229,56 @@ Vous faites des sites ?
     expect(await page(`/equipe/prospects/${id}`)).toContain('<strong>Signalé comme spam</strong>');
   });
 
+  it('the daily summary lists every lead with an unread message or a flagged address, « en cours » included', async () => {
+    const by = { id: 's', name: 'Anne' };
+    const started = async (
+      fields: Record<string, string>,
+      status: 'en-cours' | 'archive' = 'en-cours',
+    ) => {
+      const id = await lead(fields);
+      await t.store.work.setStatus(id, status, by, new Date());
+      return id;
+    };
+    const writing = await started({ EMAIL: 'paul@example.fr', PRENOM: 'Paul', NOM: 'Durand' });
+    const bounced = await started({
+      EMAIL: 'jean@example.fr',
+      PRENOM: 'Jean',
+      NOM: 'Morel',
+      SMS: '06 12 34 56 78',
+      SMS__COUNTRY_CODE: '+33',
+    });
+    await started({ EMAIL: 'zoe@example.fr', PRENOM: 'Zoé', NOM: 'Roux' }, 'archive');
+    await rawMail(
+      'From: paul@example.fr\nMessage-ID: <paul-1@example.fr>\n\nJe rappelle demain.\n',
+    );
+    for (const email of ['jean@example.fr', 'zoe@example.fr']) {
+      await postJson(t.app, '/inbound/brevo/events', { event: 'hard_bounce', email }, WITH_SECRET);
+    }
+    const summaryText = async () => {
+      const facts = await teamSummaryFacts(
+        t.store,
+        new Date(),
+        parseBusinessHours(t.config.workspace.businessHours),
+        8 * 60,
+      );
+      const settings = { ...t.config.mail, siteUrl: t.config.siteUrl, identity: mailIdentity() };
+      return teamSummaryEmail(facts, settings).text;
+    };
+    const text = await summaryText();
+    expect(text).toContain('Messages et adresses (2)');
+    expect(text).toMatch(/Paul Durand[\s\S]*Contact : Nouveau message du prospect\./);
+    expect(text).toMatch(
+      /Jean Morel[\s\S]*Contact : Adresse injoignable : appelez plutôt au 06 12 34 56 78\./,
+    );
+    expect(text).toContain(`/equipe/prospects/${writing}`);
+    expect(text).toContain(`/equipe/prospects/${bounced}`);
+    // An archived lead is nobody's work any more.
+    expect(text).not.toContain('Zoé Roux');
+    // Opened, the message is read: the next summary no longer lists Paul.
+    await t.store.inbound.markRead(writing, 'Anne', new Date());
+    expect(await summaryText()).not.toContain('Paul Durand');
+  });
+
   it('counts messages and flags as the person’s data: access download, erasure (docs/consent.md)', async () => {
     const id = await lead({ EMAIL: 'lea@example.fr' });
     await rawMail('From: lea@example.fr\nMessage-ID: <lea-1@example.fr>\n\nMerci !\n');
