@@ -42,7 +42,10 @@ export type AddressEvent = 'hard' | 'soft' | 'complaint';
 
 /** The part of the journal the inbound routes write and the workspace reads. */
 export interface InboundJournal {
-  /** The lead one of these Message-IDs of ours was sent for (a delivery step's provider answer). */
+  /**
+   * The lead one of these Message-IDs of ours was sent for (a delivery step's provider answer, or
+   * a team's answer, each of which keeps its own).
+   */
   leadOfSentMessage(messageIds: readonly string[]): Promise<string | undefined>;
   /** The latest lead of this address, if any. */
   latestLeadOf(address: string): Promise<string | undefined>;

@@ -28,7 +28,16 @@ export class SqlInbound implements InboundJournal {
       .where('detail', 'in', [...messageIds])
       .orderBy('received_at', 'desc')
       .executeTakeFirst();
-    return row?.lead_id;
+    if (row) return row.lead_id;
+    // Each answer keeps its own Message-ID (docs/workspace.md, « Répondre »), while the
+    // `staff-answer` step's detail holds its latest run's only: a reply to an earlier answer.
+    const answered = await this.db
+      .selectFrom('lead_answers')
+      .select('lead_id')
+      .where('sent_detail', 'in', [...messageIds])
+      .orderBy('at', 'desc')
+      .executeTakeFirst();
+    return answered?.lead_id;
   }
 
   async latestLeadOf(address: string): Promise<string | undefined> {

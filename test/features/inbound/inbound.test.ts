@@ -98,6 +98,38 @@ Et pour le devis ?
     expect((await page('/equipe')).match(/Nouveau message du prospect/g)).toHaveLength(1);
   });
 
+  it('attaches a reply to an earlier answer of the team by its header, from any address', async () => {
+    const id = await lead({ EMAIL: 'marie.dupont@example.fr' });
+    const { lead: journaled } = (await t.store.work.find(id))!;
+    const answer = (body: string) =>
+      t.store.answers.record({
+        leadId: id,
+        receivedAt: journaled.receivedAt,
+        at: new Date(),
+        by: { id: 's', name: 'Claire' },
+        channel: 'email',
+        subject: 'Votre site',
+        body,
+        inReplyTo: null,
+        provider: 'outbox',
+      });
+    const first = await answer('Première réponse');
+    await t.store.answers.markSent(first.id, '<answer-1@agence.example>', new Date());
+    const second = await answer('Seconde réponse');
+    await t.store.answers.markSent(second.id, '<answer-2@agence.example>', new Date());
+    const raw = await rawMail(`From: marie.perso@example.org
+In-Reply-To: <answer-1@agence.example>
+Subject: Re: Votre site
+Message-ID: <reply-to-answer@example.org>
+
+Oui, jeudi me va.
+`);
+    expect(raw.json()).toEqual({ received: 1, toReview: 0 });
+    expect(await t.store.inbound.ofLead(id)).toEqual([
+      expect.objectContaining({ matchedBy: 'header', body: 'Oui, jeudi me va.' }),
+    ]);
+  });
+
   it('keeps a message from an unknown sender in « À vérifier », with the reason', async () => {
     await lead();
     const raw = await rawMail(`From: inconnu@example.net
