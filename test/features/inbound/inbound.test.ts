@@ -31,6 +31,18 @@ describe('inbound messages, bounces and complaints (docs/inbound.md)', () => {
     return (path: string) => t.app.inject({ url: path, headers: { cookie } }).then((r) => r.body);
   }
 
+  /** The text of the team's daily summary as it would leave now (docs/workspace.md). */
+  async function summaryText() {
+    const facts = await teamSummaryFacts(
+      t.store,
+      new Date(),
+      parseBusinessHours(t.config.workspace.businessHours),
+      8 * 60,
+    );
+    const settings = { ...t.config.mail, siteUrl: t.config.siteUrl, identity: mailIdentity() };
+    return teamSummaryEmail(facts, settings).text;
+  }
+
   function brevoInbound(item: Record<string, unknown>, query = '') {
     return postJson(t.app, `/inbound/brevo${query}`, { items: [item] }, query ? {} : WITH_SECRET);
   }
@@ -245,15 +257,7 @@ Vous faites des sites ?
       '<strong>Adresse injoignable</strong> · Appelez plutôt au <a href="tel:+33612345678">',
     );
     expect(await page('/equipe')).toContain('Adresse injoignable</strong> · Appelez plutôt');
-    const facts = await teamSummaryFacts(
-      t.store,
-      new Date(),
-      parseBusinessHours(t.config.workspace.businessHours),
-      8 * 60,
-    );
-    const settings = { ...t.config.mail, siteUrl: t.config.siteUrl, identity: mailIdentity() };
-    const summary = teamSummaryEmail(facts, settings);
-    expect(summary.text).toMatch(/Adresse injoignable : appelez plutôt au 06 12 34 56 78/);
+    expect(await summaryText()).toMatch(/Adresse injoignable : appelez plutôt au 06 12 34 56 78/);
 
     expect(await t.store.optOut.find('marie@gmial.com')).toBeUndefined();
     await event('spam');
@@ -286,16 +290,6 @@ Vous faites des sites ?
     for (const email of ['jean@example.fr', 'zoe@example.fr']) {
       await postJson(t.app, '/inbound/brevo/events', { event: 'hard_bounce', email }, WITH_SECRET);
     }
-    const summaryText = async () => {
-      const facts = await teamSummaryFacts(
-        t.store,
-        new Date(),
-        parseBusinessHours(t.config.workspace.businessHours),
-        8 * 60,
-      );
-      const settings = { ...t.config.mail, siteUrl: t.config.siteUrl, identity: mailIdentity() };
-      return teamSummaryEmail(facts, settings).text;
-    };
     const text = await summaryText();
     expect(text).toContain('Messages et adresses (2)');
     expect(text).toMatch(/Paul Durand[\s\S]*Contact : Nouveau message du prospect\./);
