@@ -111,6 +111,14 @@ function summaryFacts(): TeamSummaryFacts {
       waiting(LEADS.contact, 'Marie Dupont', 'Référencement local', -2),
       waiting(LEADS.audit, 'Marie Dupont', 'Artisans et entreprises du BTP', 7),
     ],
+    toSee: [
+      {
+        id: LEADS.subscribe.id,
+        name: 'Léa Martin',
+        kind: 'Contact',
+        lines: ['Nouveau message du prospect', 'Boîte pleine : appelez plutôt au 06 12 34 56 78'],
+      },
+    ],
     waitingTotal: 2,
     overdue: 1,
     held: 3,

@@ -42,7 +42,10 @@ export type AddressEvent = 'hard' | 'soft' | 'complaint';
 
 /** The part of the journal the inbound routes write and the workspace reads. */
 export interface InboundJournal {
-  /** The lead one of these Message-IDs of ours was sent for (a delivery step's provider answer). */
+  /**
+   * The lead one of these Message-IDs of ours was sent for (a delivery step's provider answer, or
+   * a team's answer, each of which keeps its own).
+   */
   leadOfSentMessage(messageIds: readonly string[]): Promise<string | undefined>;
   /** The latest lead of this address, if any. */
   latestLeadOf(address: string): Promise<string | undefined>;
@@ -63,6 +66,12 @@ export interface InboundJournal {
   markRead(leadId: string, byName: string, at: Date): Promise<void>;
   /** Which of these leads have a message nobody opened. */
   unreadAmong(leadIds: readonly string[]): Promise<Set<string>>;
+  /**
+   * docs/inbound.md, « Le point du matin »: the leads with a message nobody opened (the latest
+   * message first), then the leads still « nouveau » or « en cours » whose address is flagged
+   * (unreachable, full, complaint), at most `limit` ids.
+   */
+  leadsToSee(limit: number): Promise<string[]>;
   /** Records a bounce or complaint; answers the address's state after it. */
   flag(
     address: string,

@@ -28,7 +28,16 @@ export class SqlInbound implements InboundJournal {
       .where('detail', 'in', [...messageIds])
       .orderBy('received_at', 'desc')
       .executeTakeFirst();
-    return row?.lead_id;
+    if (row) return row.lead_id;
+    // Each answer keeps its own Message-ID (docs/workspace.md, « Répondre »), while the
+    // `staff-answer` step's detail holds its latest run's only: a reply to an earlier answer.
+    const answered = await this.db
+      .selectFrom('lead_answers')
+      .select('lead_id')
+      .where('sent_detail', 'in', [...messageIds])
+      .orderBy('at', 'desc')
+      .executeTakeFirst();
+    return answered?.lead_id;
   }
 
   async latestLeadOf(address: string): Promise<string | undefined> {
@@ -123,6 +132,30 @@ export class SqlInbound implements InboundJournal {
       .where('read_at', 'is', null)
       .execute();
     return new Set(rows.flatMap((row) => (row.lead_id ? [row.lead_id] : [])));
+  }
+
+  async leadsToSee(limit: number): Promise<string[]> {
+    const unread = await this.db
+      .selectFrom('inbound_messages')
+      .select((eb) => ['lead_id', eb.fn.max('received_at').as('latest')])
+      .where('lead_id', 'is not', null)
+      .where('read_at', 'is', null)
+      .groupBy('lead_id')
+      .orderBy('latest', 'desc')
+      .limit(limit)
+      .execute();
+    const flagged = await this.db
+      .selectFrom('leads')
+      .innerJoin('address_flags', 'address_flags.email', 'leads.email')
+      .select('leads.id')
+      .where('address_flags.state', 'in', ['unreachable', 'mailbox-full', 'complaint'])
+      .where('leads.work_status', 'in', ['nouveau', 'en-cours'])
+      .orderBy('address_flags.flagged_at', 'desc')
+      .orderBy('leads.received_at', 'desc')
+      .limit(limit)
+      .execute();
+    const ids = [...unread.map((row) => row.lead_id!), ...flagged.map((row) => row.id)];
+    return [...new Set(ids)].slice(0, limit);
   }
 
   async flag(

@@ -27,11 +27,22 @@ export interface WaitingLead {
   inbound?: string[];
 }
 
+/** A lead already « en cours » (or later) with something to see: an unread message, a flag. */
+export interface LeadToSee {
+  id: string;
+  name: string;
+  kind: string;
+  /** docs/inbound.md: « Nouveau message du prospect », « Adresse injoignable : appelez plutôt… ». */
+  lines: string[];
+}
+
 /** What the day's summary says (docs/workspace.md, « Le point du matin »). */
 export interface TeamSummaryFacts {
   at: Date;
   /** The leads listed, the answer due first (at most a page of them). */
   waiting: WaitingLead[];
+  /** The other leads with an unread prospect message or a flagged address (docs/inbound.md). */
+  toSee: LeadToSee[];
   /** All the leads waiting, listed or not, and how many of them are overdue. */
   waitingTotal: number;
   overdue: number;
@@ -124,6 +135,17 @@ export function teamSummaryEmail(facts: TeamSummaryFacts, settings: MailSettings
           },
         ]
       : []),
+    ...(facts.toSee.length
+      ? [
+          { kind: 'heading' as const, text: `Messages et adresses (${facts.toSee.length})` },
+          ...facts.toSee.map((lead): MailBlock => ({
+            kind: 'paragraph',
+            strong: lead.name,
+            text: `${lead.kind} : ${lead.lines.join('. ')}.`,
+            link: { label: 'Ouvrir la fiche', url: workspaceLeadUrl(siteUrl, lead.id) },
+          })),
+        ]
+      : []),
     { kind: 'heading', text: 'À vérifier' },
     held
       ? {
@@ -151,7 +173,7 @@ export function teamSummaryEmail(facts: TeamSummaryFacts, settings: MailSettings
   return {
     role: 'team-summary',
     // docs/consent.md: it names people, so an erasure removes a copy kept of it too.
-    mentions: waiting.map((lead) => lead.id),
+    mentions: [...waiting, ...facts.toSee].map((lead) => lead.id),
     to: { name: identity.agencyName, address: settings.agencyEmail },
     subject: headerSafe(`Le point du ${day} : ${status}`, 150),
     text: mailText(page, identity, siteUrl),

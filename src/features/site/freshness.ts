@@ -9,10 +9,16 @@ import { assertDistDirWritable } from '../../kernel/config/startup-checks.ts';
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
 
 /**
- * Everything the build reads: the site's content, the build's code, and the schema sources of
- * /developers and /openapi.json.
+ * Everything the build reads: the site's content, the build's code, the schema sources of
+ * /developers and /openapi.json, and the e-mail suggestion bundled for the forms (docs/site.md).
  */
-const SOURCES = ['site', 'src/features/site', 'src/kernel/schemas', 'src/kernel/openapi'];
+const SOURCES = [
+  'site',
+  'src/features/site',
+  'src/kernel/schemas',
+  'src/kernel/openapi',
+  'src/features/intake/email-typo-suggestion.ts',
+];
 
 /** Newest modification below a path; folders count too, since deleting a page only touches its folder. */
 function newestChange(path: string): number {

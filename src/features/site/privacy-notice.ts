@@ -131,9 +131,9 @@ ${legal.companyName}, ${postalAddressLine(legal.address)}, ${legal.address.count
 
 Avec chaque demande, nous gardons le texte que vous avez accepté (son empreinte), la date, le canal (formulaire, programme, assistant IA) et le réseau d’origine tronqué (les trois premiers nombres d’une adresse IPv4), pour pouvoir prouver votre consentement (article 7 du RGPD). Base légale : notre obligation de preuve.
 
-### Vos réponses à nos e-mails
+### Nos réponses et les vôtres
 
-Quand vous répondez à un de nos e-mails, nous gardons votre message (son texte seulement : ni sa mise en forme, ni ses pièces jointes, dont nous ne gardons que le nom et la taille) avec votre demande, pour que toute l’équipe puisse y donner suite. Si un e-mail ne peut vous être remis (adresse inexistante, boîte pleine) ou si vous le signalez comme indésirable, nous le notons avec votre adresse pour vous joindre autrement, et un signalement comme indésirable arrête nos envois. Base légale : les mesures précontractuelles prises à votre demande, et notre intérêt légitime à ne pas écrire en vain.
+Ce que l’équipe vous répond (le texte de l’e-mail, qui l’a écrit et quand, ou la note d’un appel) est gardé avec votre demande, pour qu’un collègue puisse reprendre le fil. Quand vous répondez à un de nos e-mails, nous gardons votre message (son texte seulement : ni sa mise en forme, ni ses pièces jointes, dont nous ne gardons que le nom et la taille) avec votre demande, pour que toute l’équipe puisse y donner suite. Si un e-mail ne peut vous être remis (adresse inexistante, boîte pleine) ou si vous le signalez comme indésirable, nous le notons avec votre adresse pour vous joindre autrement, et un signalement comme indésirable arrête nos envois. Base légale : les mesures précontractuelles prises à votre demande, et notre intérêt légitime à ne pas écrire en vain.
 
 ## Qui reçoit vos données
 
@@ -143,7 +143,7 @@ Nous ne vendons ni ne louons vos données, et nous ne les utilisons pas pour de 
 
 ## Combien de temps nous les conservons
 
-- **Toutes les demandes** (contact, diagnostic, audit, newsletter), vos réponses à nos e-mails, ce que nous savons de la remise de nos e-mails et la preuve de consentement : ${retention} après votre dernière demande, puis suppression automatique.
+- **Toutes les demandes** (contact, diagnostic, audit, newsletter), nos réponses et les vôtres, ce que nous savons de la remise de nos e-mails et la preuve de consentement : ${retention} après votre dernière demande, puis suppression automatique.
 - **Newsletter** : jusqu’à votre désinscription, et au plus ${retention} après votre dernière demande.
 - **Après une demande d’effacement** : seule une empreinte non réversible de votre adresse et la date sont gardées, pour ne pas vous réinscrire par erreur.
 

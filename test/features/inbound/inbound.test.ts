@@ -31,6 +31,18 @@ describe('inbound messages, bounces and complaints (docs/inbound.md)', () => {
     return (path: string) => t.app.inject({ url: path, headers: { cookie } }).then((r) => r.body);
   }
 
+  /** The text of the team's daily summary as it would leave now (docs/workspace.md). */
+  async function summaryText() {
+    const facts = await teamSummaryFacts(
+      t.store,
+      new Date(),
+      parseBusinessHours(t.config.workspace.businessHours),
+      8 * 60,
+    );
+    const settings = { ...t.config.mail, siteUrl: t.config.siteUrl, identity: mailIdentity() };
+    return teamSummaryEmail(facts, settings).text;
+  }
+
   function brevoInbound(item: Record<string, unknown>, query = '') {
     return postJson(t.app, `/inbound/brevo${query}`, { items: [item] }, query ? {} : WITH_SECRET);
   }
@@ -96,6 +108,38 @@ Et pour le devis ?
     // Opened once: read for everyone, in the page and in the list.
     expect(await page(`/equipe/prospects/${first}`)).toContain('<h3>Message du prospect</h3>');
     expect((await page('/equipe')).match(/Nouveau message du prospect/g)).toHaveLength(1);
+  });
+
+  it('attaches a reply to an earlier answer of the team by its header, from any address', async () => {
+    const id = await lead({ EMAIL: 'marie.dupont@example.fr' });
+    const { lead: journaled } = (await t.store.work.find(id))!;
+    const answer = (body: string) =>
+      t.store.answers.record({
+        leadId: id,
+        receivedAt: journaled.receivedAt,
+        at: new Date(),
+        by: { id: 's', name: 'Claire' },
+        channel: 'email',
+        subject: 'Votre site',
+        body,
+        inReplyTo: null,
+        provider: 'outbox',
+      });
+    const first = await answer('Première réponse');
+    await t.store.answers.markSent(first.id, '<answer-1@agence.example>', new Date());
+    const second = await answer('Seconde réponse');
+    await t.store.answers.markSent(second.id, '<answer-2@agence.example>', new Date());
+    const raw = await rawMail(`From: marie.perso@example.org
+In-Reply-To: <answer-1@agence.example>
+Subject: Re: Votre site
+Message-ID: <reply-to-answer@example.org>
+
+Oui, jeudi me va.
+`);
+    expect(raw.json()).toEqual({ received: 1, toReview: 0 });
+    expect(await t.store.inbound.ofLead(id)).toEqual([
+      expect.objectContaining({ matchedBy: 'header', body: 'Oui, jeudi me va.' }),
+    ]);
   });
 
   it('keeps a message from an unknown sender in « À vérifier », with the reason', async () => {
@@ -213,20 +257,52 @@ Vous faites des sites ?
       '<strong>Adresse injoignable</strong> · Appelez plutôt au <a href="tel:+33612345678">',
     );
     expect(await page('/equipe')).toContain('Adresse injoignable</strong> · Appelez plutôt');
-    const facts = await teamSummaryFacts(
-      t.store,
-      new Date(),
-      parseBusinessHours(t.config.workspace.businessHours),
-      8 * 60,
-    );
-    const settings = { ...t.config.mail, siteUrl: t.config.siteUrl, identity: mailIdentity() };
-    const summary = teamSummaryEmail(facts, settings);
-    expect(summary.text).toMatch(/Adresse injoignable : appelez plutôt au 06 12 34 56 78/);
+    expect(await summaryText()).toMatch(/Adresse injoignable : appelez plutôt au 06 12 34 56 78/);
 
     expect(await t.store.optOut.find('marie@gmial.com')).toBeUndefined();
     await event('spam');
     expect(await t.store.optOut.find('marie@gmial.com')).toMatchObject({ reason: 'plainte-spam' });
     expect(await page(`/equipe/prospects/${id}`)).toContain('<strong>Signalé comme spam</strong>');
+  });
+
+  it('the daily summary lists every lead with an unread message or a flagged address, « en cours » included', async () => {
+    const by = { id: 's', name: 'Anne' };
+    const started = async (
+      fields: Record<string, string>,
+      status: 'en-cours' | 'archive' = 'en-cours',
+    ) => {
+      const id = await lead(fields);
+      await t.store.work.setStatus(id, status, by, new Date());
+      return id;
+    };
+    const writing = await started({ EMAIL: 'paul@example.fr', PRENOM: 'Paul', NOM: 'Durand' });
+    const bounced = await started({
+      EMAIL: 'jean@example.fr',
+      PRENOM: 'Jean',
+      NOM: 'Morel',
+      SMS: '06 12 34 56 78',
+      SMS__COUNTRY_CODE: '+33',
+    });
+    await started({ EMAIL: 'zoe@example.fr', PRENOM: 'Zoé', NOM: 'Roux' }, 'archive');
+    await rawMail(
+      'From: paul@example.fr\nMessage-ID: <paul-1@example.fr>\n\nJe rappelle demain.\n',
+    );
+    for (const email of ['jean@example.fr', 'zoe@example.fr']) {
+      await postJson(t.app, '/inbound/brevo/events', { event: 'hard_bounce', email }, WITH_SECRET);
+    }
+    const text = await summaryText();
+    expect(text).toContain('Messages et adresses (2)');
+    expect(text).toMatch(/Paul Durand[\s\S]*Contact : Nouveau message du prospect\./);
+    expect(text).toMatch(
+      /Jean Morel[\s\S]*Contact : Adresse injoignable : appelez plutôt au 06 12 34 56 78\./,
+    );
+    expect(text).toContain(`/equipe/prospects/${writing}`);
+    expect(text).toContain(`/equipe/prospects/${bounced}`);
+    // An archived lead is nobody's work any more.
+    expect(text).not.toContain('Zoé Roux');
+    // Opened, the message is read: the next summary no longer lists Paul.
+    await t.store.inbound.markRead(writing, 'Anne', new Date());
+    expect(await summaryText()).not.toContain('Paul Durand');
   });
 
   it('counts messages and flags as the person’s data: access download, erasure (docs/consent.md)', async () => {

@@ -46,6 +46,17 @@ describe('the daily summary on a phone (docs/workspace.md, « Le point du matin 
       {
         at: AT,
         waiting: leads,
+        toSee: [
+          {
+            id: 'lead-to-see',
+            name: 'Marie-Ange de La Villemarqué-Duplessis',
+            kind: 'Contact',
+            lines: [
+              'Nouveau message du prospect',
+              'Adresse injoignable : appelez plutôt au 06 12 34 56 78',
+            ],
+          },
+        ],
         waitingTotal: leads.length,
         overdue: 1,
         held: 2,
@@ -66,7 +77,9 @@ describe('the daily summary on a phone (docs/workspace.md, « Le point du matin 
       expect(width).toBeLessThanOrEqual(390);
       const bold = await page.locator('strong').allTextContents();
       expect(bold.filter((name) => name.startsWith('Marie-Ange1 '))).toHaveLength(1);
-      expect(bold).toHaveLength(9);
+      // Nine people waiting, and the one with a message to read (docs/inbound.md).
+      expect(bold).toHaveLength(10);
+      expect(bold).toContain('Marie-Ange de La Villemarqué-Duplessis');
     } finally {
       await page.close();
     }
