@@ -46,7 +46,12 @@ describe.skipIf(!hasPostgres())(
     });
 
     it('never opens more than DATABASE_POOL_SIZE connections, however many requests arrive', async () => {
-      testApp = await buildTestApp({ dialect: 'postgres', env: { DATABASE_POOL_SIZE: '2' } });
+      // The cap is what is checked, not the wait: 30 requests queued on two connections may wait
+      // longer than the default 5 s for one on a loaded 2-core machine (docs/quality.md).
+      testApp = await buildTestApp({
+        dialect: 'postgres',
+        env: { DATABASE_POOL_SIZE: '2', DATABASE_CONNECT_TIMEOUT_MS: '60000' },
+      });
       const watcher = await connectAdmin();
       let peak = 0;
       let watching = true;
@@ -62,7 +67,7 @@ describe.skipIf(!hasPostgres())(
       const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => subscribe(i)));
       watching = false;
       await watch;
-      expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
+      expect(answers.map((answer) => answer.statusCode)).toEqual(Array(30).fill(200));
       expect(peak).toBeGreaterThan(0);
       expect(peak).toBeLessThanOrEqual(2);
     });
