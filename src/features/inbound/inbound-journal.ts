@@ -55,6 +55,8 @@ export interface InboundJournal {
   ofLead(leadId: string): Promise<InboundMessage[]>;
   /** The messages no lead was found for, newest first. */
   unmatched(limit: number): Promise<InboundMessage[]>;
+  /** How many messages wait for a lead (« À vérifier »'s count in the navigation). */
+  countUnmatched(): Promise<number>;
   /**
    * A member attaches a message of « À vérifier » to a lead (unread there, as any prospect
    * message); false when it waits no more (attached or dismissed meanwhile, by another tab).

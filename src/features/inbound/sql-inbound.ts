@@ -94,6 +94,15 @@ export class SqlInbound implements InboundJournal {
     return rows.map(messageOf);
   }
 
+  async countUnmatched(): Promise<number> {
+    const row = await this.db
+      .selectFrom('inbound_messages')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('lead_id', 'is', null)
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
   async attach(id: string, leadId: string): Promise<boolean> {
     const result = await this.db
       .updateTable('inbound_messages')

@@ -156,6 +156,8 @@ Vous faites des sites ?
     expect(review).toContain('De inconnu@example.net');
     expect(review).toContain('Aucune demande ne vient de cette adresse');
     expect(review).toContain('Vous faites des sites ?');
+    // The navigation counts it with the held leads: one message waits, no lead is held.
+    expect(review).toMatch(/À vérifier <span class="nav-count">1<\/span>/);
   });
 
   it('attaches a waiting message by hand to a lead found by name, or dismisses it (no script, CSRF, trail)', async () => {
@@ -265,14 +267,29 @@ Vous faites des sites ?
     expect(await page(`/equipe/prospects/${id}`)).toContain('<strong>Signalé comme spam</strong>');
   });
 
-  it('the daily summary lists every lead with an unread message or a flagged address, « en cours » included', async () => {
+  it('the daily summary lists every lead with an unread message or a flagged address, answered ones included', async () => {
     const by = { id: 's', name: 'Anne' };
+    // Answered by phone (no longer « À traiter »), or archived.
     const started = async (
       fields: Record<string, string>,
       status: 'en-cours' | 'archive' = 'en-cours',
     ) => {
       const id = await lead(fields);
       await t.store.work.setStatus(id, status, by, new Date());
+      if (status === 'en-cours') {
+        const entry = (await t.store.find(id))!;
+        await t.store.answers.record({
+          leadId: id,
+          receivedAt: entry.lead.receivedAt,
+          at: new Date(),
+          by,
+          channel: 'phone',
+          subject: null,
+          body: 'Appel',
+          inReplyTo: null,
+          provider: '',
+        });
+      }
       return id;
     };
     const writing = await started({ EMAIL: 'paul@example.fr', PRENOM: 'Paul', NOM: 'Durand' });
