@@ -20,13 +20,14 @@ const COUNTER_POOL_SIZE = 2;
  */
 export function createRateLimitCounters(
   settings: Pick<StoreSettings, 'databaseUrl' | 'database'>,
+  now?: () => Date,
 ): SharedRateLimitCounters | undefined {
   if (!settings.databaseUrl) return undefined;
   const db = postgresDatabase(settings.databaseUrl, {
     ...settings.database,
     poolSize: COUNTER_POOL_SIZE,
   });
-  const counters = new SqlRateLimitCounters(db);
+  const counters = new SqlRateLimitCounters(db, now);
   return {
     hit: (key, windowMs) => counters.hit(key, windowMs),
     close: () => db.destroy(),

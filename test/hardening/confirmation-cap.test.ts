@@ -51,7 +51,9 @@ describe.each(dialects)(
       );
 
     it('40 requests for one victim: 40 leads journaled and notified, one confirmation', async () => {
-      harness = await buildTestApp({ dialect });
+      // 40 hand-offs at once outlast the 8 s deadline on a loaded machine (502): the deadline is
+      // not what this checks (docs/quality.md, « Waits sized for a loaded machine »).
+      harness = await buildTestApp({ dialect, env: { PROVIDER_TIMEOUT_MS: '60000' } });
       const answers = await mailCannon(40);
       expect(answers.map((answer) => answer.statusCode)).toEqual(Array(40).fill(200));
       const entries = await harness.store.list();

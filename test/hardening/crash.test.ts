@@ -80,7 +80,7 @@ describe('kill -9 mid-run loses no acknowledged lead and duplicates none (docs/r
       body: JSON.stringify(validContact),
     });
     expect(after.status).toBe(200);
-  }, 120_000);
+  }, 240_000);
 
   it('with Idempotency-Key, retrying every request after the crash journals each lead exactly once', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'leadgate-crash-keys-'));
@@ -154,5 +154,5 @@ describe('kill -9 mid-run loses no acknowledged lead and duplicates none (docs/r
     } finally {
       await store.close();
     }
-  }, 240_000);
+  }, 300_000);
 });

@@ -52,7 +52,9 @@ describe.each(dialects)('one mailbox, one cap (%s journal)', (dialect) => {
   });
 
   it('100 +tag and dotted variants of one mailbox: 100 leads notified, one confirmation', async () => {
-    t = await buildTestApp({ dialect });
+    // 100 hand-offs at once outlast the 8 s deadline on a loaded machine (502): the deadline is not
+    // what this checks (docs/quality.md, « Waits sized for a loaded machine »).
+    t = await buildTestApp({ dialect, env: { PROVIDER_TIMEOUT_MS: '60000' } });
     const variants = Array.from({ length: 100 }, (_, i) =>
       i % 2 ? `P.V+${i}@gmail.com` : `pv+${i}@googlemail.com`,
     );

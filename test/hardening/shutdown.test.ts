@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/kernel/config.ts';
@@ -14,13 +13,18 @@ import { startChildServer } from './child-server.ts';
 let smtp: SMTPServer;
 let smtpUrl: string;
 let dataDir: string;
+/** Resolved when the first message reaches the SMTP server: a request is then in flight. */
+let messageArrived: Promise<void>;
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'leadgate-shutdown-'));
+  let arrived = () => {};
+  messageArrived = new Promise((resolve) => (arrived = resolve));
   smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onData(stream, _session, callback) {
+      arrived();
       stream.resume();
       stream.on('end', () => setTimeout(() => callback(), 1500));
     },
@@ -47,14 +51,18 @@ describe('SIGTERM finishes in-flight requests, then exits (docs/reliability.md)'
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(validContact),
     });
-    await sleep(700); // the request is now waiting on the slow SMTP server
+    // Signalled once the request waits on the slow SMTP server, however long it took to get there.
+    await messageArrived;
     server.process.kill('SIGTERM');
-    await sleep(200);
-    const refused = await fetch(`${server.url}/healthz`).then(
-      (response) => response.status,
-      () => 'refused',
-    );
-    expect([503, 'refused']).toContain(refused);
+    // New requests are refused from then on, while the one in flight is still being answered.
+    await expect
+      .poll(() =>
+        fetch(`${server.url}/healthz`).then(
+          (response) => response.status,
+          () => 'refused',
+        ),
+      )
+      .toSatisfy((status) => status === 503 || status === 'refused');
 
     const response = await inFlight;
     expect(response.status).toBe(200);
@@ -68,5 +76,5 @@ describe('SIGTERM finishes in-flight requests, then exits (docs/reliability.md)'
     } finally {
       await store.close();
     }
-  }, 60_000);
+  }, 180_000);
 });

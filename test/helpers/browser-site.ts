@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { readManifest } from '../../src/kernel/http/site/site-files.ts';
 import type { SiteManifest } from '../../src/kernel/schemas/site-manifest.ts';
 import { buildTestApp, type TestApp } from './app.ts';
-import { launchChromium } from './browser.ts';
+import { workerChromium } from './browser.ts';
 import { withAxe } from './browser-axe.ts';
 import { buildTestSite, type TestSite } from './site.ts';
 
@@ -40,9 +40,10 @@ export async function serveBuiltSite(env: Record<string, string> = {}): Promise<
 }
 
 /**
- * The built site served and one Chromium for a whole test file; each test opens its context with
- * `newContext`, closed after the test (or when the test opens another). `env` as for `serveBuiltSite`,
- * or a function read when the server starts (an address known only once an earlier hook ran).
+ * The built site served for a whole test file, in the worker's Chromium (workerChromium); each test
+ * opens its context with `newContext`, closed after the test (or when the test opens another). `env`
+ * as for `serveBuiltSite`, or a function read when the server starts (an address known only once an
+ * earlier hook ran).
  */
 export function useSiteInChromium(
   env: Record<string, string> | (() => Record<string, string>) = {},
@@ -53,7 +54,7 @@ export function useSiteInChromium(
   beforeAll(async () => {
     [served, browser] = await Promise.all([
       serveBuiltSite(typeof env === 'function' ? env() : env),
-      launchChromium(),
+      workerChromium(),
     ]);
   });
   afterEach(async () => {
@@ -61,7 +62,8 @@ export function useSiteInChromium(
     context = undefined;
   });
   afterAll(async () => {
-    await browser?.close();
+    await context?.close();
+    context = undefined;
     await served?.close();
   });
   return {

@@ -19,9 +19,39 @@ export function hasChromium(): boolean {
   return hasTool(CHROMIUM_PATH, ['--version']);
 }
 
-/** One browser per test file: launching costs about a second, a context costs milliseconds. */
+/** A browser of its own, for the screenshot scripts. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+const WORKER_BROWSER = Symbol.for('leadgate.test.chromium');
+type WithBrowser = { [WORKER_BROWSER]?: Promise<Browser> };
+
+/**
+ * docs/quality.md, « How the suite runs »: one Chromium per test worker, shared by the test files it
+ * runs, each test in a fresh context (its own cookies, storage and viewport), which it closes. A
+ * launch costs seconds on the loaded machine, a context milliseconds. The browser outlives the
+ * files, so none closes it: Playwright stops it when the worker exits. Kept on `globalThis`, which a
+ * file that reloads its modules (vi.resetModules) does not reset, so a worker never starts two.
+ */
+export function workerChromium(): Promise<Browser> {
+  const holder = globalThis as WithBrowser;
+  let browser = holder[WORKER_BROWSER];
+  if (!browser) {
+    browser = launchChromium();
+    holder[WORKER_BROWSER] = browser;
+    // A crashed browser is launched again by the next file instead of failing every one after it.
+    void browser.then(
+      (launched) =>
+        launched.on('disconnected', () => {
+          if (holder[WORKER_BROWSER] === browser) delete holder[WORKER_BROWSER];
+        }),
+      () => {
+        if (holder[WORKER_BROWSER] === browser) delete holder[WORKER_BROWSER];
+      },
+    );
+  }
+  return browser;
 }
 
 /**

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import {
   teamSummaryEmail,
   type WaitingLead,
 } from '../../../src/features/inbox/team-summary-email.ts';
 import { mailIdentity } from '../../../src/features/site/mail-identity.ts';
-import { launchChromium } from '../../helpers/browser.ts';
+import { workerChromium } from '../../helpers/browser.ts';
 
 /*
  * docs/workspace.md, « Le point du matin »: the summary is read on a phone first. At 390 px, with
@@ -29,10 +29,7 @@ function waiting(index: number, email: string, dueInHours: number): WaitingLead 
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
+  browser = await workerChromium();
 });
 
 describe('the daily summary on a phone (docs/workspace.md, « Le point du matin »)', () => {

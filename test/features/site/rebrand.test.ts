@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PostalMime from 'postal-mime';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 /**
  * Not imported from src/features/site/agency.ts: importing it would load the sample before
@@ -71,9 +71,11 @@ beforeAll(async () => {
   await sharp({ create: { width: 256, height: 256, channels: 4, background: '#0f766e' } })
     .png()
     .toFile(join(root, 'images/lumen.png'));
-  // The identity is read once per process, from AGENCY_FILE (src/features/site/agency.ts): this
-  // file's modules are its own.
+  // The identity is read once per process, from AGENCY_FILE (src/features/site/agency.ts), and the
+  // test files of a worker share their modules (docs/quality.md, « How the suite runs »): this
+  // file loads its own, with Lumen's identity, and leaves none of them to the next file.
   process.env.AGENCY_FILE = join(root, 'agency.yaml');
+  vi.resetModules();
   const { buildSite } = await import('../../../src/features/site/build.ts');
   const result = await buildSite({ siteUrl: SITE_URL, outDir: dist });
   expect(result.warnings).toEqual([]);
@@ -84,6 +86,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => {
   delete process.env.AGENCY_FILE;
+  vi.resetModules();
   rmSync(root, { recursive: true, force: true });
 });
 

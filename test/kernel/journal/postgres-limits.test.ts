@@ -46,11 +46,17 @@ describe.skipIf(!hasPostgres())(
     });
 
     it('never opens more than DATABASE_POOL_SIZE connections, however many requests arrive', async () => {
-      // The cap is what is checked, not the wait: 30 requests queued on two connections may wait
-      // longer than the default 5 s for one on a loaded 2-core machine (docs/quality.md).
       testApp = await buildTestApp({
         dialect: 'postgres',
-        env: { DATABASE_POOL_SIZE: '2', DATABASE_CONNECT_TIMEOUT_MS: '60000' },
+        // The 30th request waits for 29 others on two connections, for its journal entry and its
+        // hand-off: on a loaded machine longer than the 5 s default for getting a connection and
+        // the 8 s hand-off deadline, which answered 502 (docs/quality.md, « Waits sized for a
+        // loaded machine »). The bound checked here is the pool's size, not those waits.
+        env: {
+          DATABASE_POOL_SIZE: '2',
+          DATABASE_CONNECT_TIMEOUT_MS: '60000',
+          PROVIDER_TIMEOUT_MS: '60000',
+        },
       });
       const watcher = await connectAdmin();
       let peak = 0;

@@ -1,9 +1,9 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { mailIdentity } from '../../../src/features/site/mail-identity.ts';
 import { mailPreviews, PREVIEWS } from '../../../src/cli/mail-previews.ts';
 import { axeViolations } from '../../helpers/browser-axe.ts';
-import { hasChromium, launchChromium } from '../../helpers/browser.ts';
+import { hasChromium, workerChromium } from '../../helpers/browser.ts';
 
 /*
  * docs/emails.md, "Accessibility": each e-mail's HTML, as Chromium renders it with JavaScript off
@@ -26,9 +26,8 @@ const MAILS = [
 describe.skipIf(!hasChromium())('the e-mails’ HTML in Chromium (docs/emails.md)', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await workerChromium();
   });
-  afterAll(() => browser?.close());
 
   it('covers the confirmation, the double opt-in, every notification and the team’s summary', () => {
     expect(MAILS.map((mail) => mail.name).sort()).toEqual([

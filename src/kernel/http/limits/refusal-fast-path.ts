@@ -37,6 +37,8 @@ export interface RefusedClientsSettings {
   everyAnswer: EveryAnswerHeaders;
   /** Counts each answer as the request counter of docs/operations.md does for Fastify's. */
   onAnswered: (route: string) => void;
+  /** The clock of the windows, in milliseconds; a test moves it instead of waiting a window out. */
+  now?: () => number;
 }
 
 /**
@@ -54,6 +56,7 @@ export function createRefusedClients(settings: RefusedClientsSettings): RefusedC
   const refusals = new Map<string, Refusal>();
   const answers = refusalAnswers(settings.perMinute, settings.everyAnswer);
   const addressOf = clientAddress(settings.trustProxy);
+  const clock = settings.now ?? Date.now;
   const dropExpired = (now: number) => {
     for (const [key, refusal] of refusals) {
       if (refusal.resetAt > now) return;
@@ -62,7 +65,7 @@ export function createRefusedClients(settings: RefusedClientsSettings): RefusedC
   };
   return {
     record(route, client, ttlMs, countRefusal) {
-      const now = Date.now();
+      const now = clock();
       dropExpired(now);
       const key = `${route} ${client}`;
       refusals.delete(key);
@@ -76,7 +79,7 @@ export function createRefusedClients(settings: RefusedClientsSettings): RefusedC
       const key = `${query === -1 ? url : url.slice(0, query)} ${client}`;
       const refusal = refusals.get(key);
       if (!refusal) return false;
-      const seconds = Math.ceil((refusal.resetAt - Date.now()) / 1000);
+      const seconds = Math.ceil((refusal.resetAt - clock()) / 1000);
       if (seconds <= 0) {
         refusals.delete(key);
         return false;
