@@ -1,4 +1,8 @@
-import { serveIdentityOf, servedMailIdentity } from './features/site/served-identity.ts';
+import {
+  serveIdentityOf,
+  serveProcessIdentity,
+  servedMailIdentity,
+} from './features/site/served-identity.ts';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './kernel/config.ts';
@@ -280,7 +284,7 @@ export async function buildApp({
   });
   const site = siteDir ? registerSite(app, siteDir, { botTrap }) : undefined;
   // The e-mails and the workspace speak with the identity of the site served (docs/site.md, "Serving").
-  if (siteDir) serveIdentityOf(siteDir);
+  if (!(siteDir && serveIdentityOf(siteDir))) serveProcessIdentity();
   if (site && siteDir && watching) {
     // A rebuild takes effect without a restart: pages, files, the pages of refused forms and of
     // newsletter links, the MCP resources, the identity, read again whole (docs/site.md, "Serving").

@@ -37,6 +37,15 @@ export function serveIdentityOf(siteDir: string): boolean {
   return true;
 }
 
+/**
+ * A server started without a build, or on one that holds no identity, speaks with the identity file
+ * this process read: every start says which identity it serves, whatever an earlier server of the
+ * same process took.
+ */
+export function serveProcessIdentity(): void {
+  current = AGENCY;
+}
+
 function currentMail(): MailIdentity {
   if (mail?.of !== current) mail = { of: current, identity: mailIdentity(current) };
   return mail.identity;

@@ -2,7 +2,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servedMailIdentity } from '../../../src/features/site/served-identity.ts';
+import {
+  serveProcessIdentity,
+  servedMailIdentity,
+} from '../../../src/features/site/served-identity.ts';
 import { createProvider } from '../../../src/providers/create-provider.ts';
 import type { Provider } from '../../../src/features/delivery/provider.ts';
 import { createTeamSummaryFor } from '../../../src/wiring/team-summary-setup.ts';
@@ -73,6 +76,9 @@ beforeAll(async () => {
   });
 }, 120_000);
 afterAll(async () => {
+  // The holder is one per process (a process serves one site): the next test file of this worker
+  // (docs/quality.md, modules kept within a worker) starts from this process's identity file.
+  serveProcessIdentity();
   await test?.close();
   await sink?.close();
   site?.remove();
