@@ -130,4 +130,45 @@ describe('the dashboard (docs/workspace.md, « Le tableau de bord »)', () => {
       row('Envoyée trop vite après l’ouverture de la page (peut-être une vraie personne)', 1, 0),
     );
   });
+
+  it('lists the ten latest leads whose delivery failed, given up or refused, newest first', async () => {
+    const store = t.store;
+    // Twelve leads on Monday and Tuesday, one an hour, each ending its delivery in turn given up,
+    // refused and failed (a new attempt planned): the list takes across the three.
+    const outcomes = [
+      { status: 'dead', error: 'Boîte pleine' },
+      { status: 'refused', error: 'Adresse refusée' },
+      {
+        status: 'retrying',
+        error: 'Délai dépassé',
+        nextAttemptAt: new Date(NOW.getTime() + 3_600_000),
+      },
+    ] as const;
+    const failing: Lead[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      const failed = lead('subscribe', paris(23 + Math.floor(index / 8), 9 + (index % 8)), 'form');
+      await acceptLead(store, failed);
+      const [step] = await store.deliveries.claim({
+        targets: [NOTIFICATION_STEP],
+        now: NOW,
+        leaseUntil: new Date(NOW.getTime() + 60_000),
+        limit: 1,
+        leadId: failed.id,
+      });
+      await store.deliveries.settle(step!, outcomes[index % 3]!, NOW);
+      failing.push(failed);
+    }
+    await activeMember(t.app, store, 'anne@agence.fr', 'member', NOW);
+    const { cookie } = await signIn(t.app, 'anne@agence.fr');
+    const page = await t.app.inject({ url: '/equipe/tableau-de-bord', headers: { cookie } });
+    const listed = [...page.body.matchAll(/<li><a href="\/equipe\/prospects\/([^"]+)">/g)].map(
+      (match) => match[1],
+    );
+    expect(listed).toEqual(
+      failing
+        .slice(2)
+        .reverse()
+        .map((failed) => failed.id),
+    );
+  });
 });
