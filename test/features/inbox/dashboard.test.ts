@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConsentChannel } from '../../../src/kernel/schemas/consent.ts';
 import type { Lead } from '../../../src/kernel/lead/lead.ts';
+import type { StepOutcome } from '../../../src/kernel/lead/deliveries.ts';
 import type { SpamReason } from '../../../src/kernel/lead/spam-reason.ts';
 import type { Store } from '../../../src/kernel/journal/store.ts';
 import { useTestApp, validAudit, validContact, validSubscribe } from '../../helpers/app.ts';
@@ -45,6 +46,18 @@ async function held(store: Store, receivedAt: Date, reason: SpamReason) {
   await holdAsSpam(store, spam, reason);
 }
 
+/** The lead's notification step claimed and ended as `outcome`, now. */
+async function settleNotification(store: Store, leadId: string, outcome: StepOutcome) {
+  const [step] = await store.deliveries.claim({
+    targets: [NOTIFICATION_STEP],
+    now: NOW,
+    leaseUntil: new Date(NOW.getTime() + 60_000),
+    limit: 1,
+    leadId,
+  });
+  await store.deliveries.settle(step!, outcome, NOW);
+}
+
 const by = { id: 'staff-x', name: 'Anne' };
 
 describe('the dashboard (docs/workspace.md, « Le tableau de bord »)', () => {
@@ -69,14 +82,7 @@ describe('the dashboard (docs/workspace.md, « Le tableau de bord »)', () => {
     // Spam caught this week, and one step given up.
     await held(store, paris(24, 9), 'too_fast');
     await held(store, paris(25, 9), 'honeypot');
-    const [step] = await store.deliveries.claim({
-      targets: [NOTIFICATION_STEP],
-      now: NOW,
-      leaseUntil: new Date(NOW.getTime() + 60_000),
-      limit: 1,
-      leadId: startedSoon.id,
-    });
-    await store.deliveries.settle(step!, { status: 'dead', error: 'Boîte pleine' }, NOW);
+    await settleNotification(store, startedSoon.id, { status: 'dead', error: 'Boîte pleine' });
 
     await activeMember(t.app, store, 'anne@agence.fr', 'member', NOW);
     const { cookie } = await signIn(t.app, 'anne@agence.fr');
@@ -148,14 +154,7 @@ describe('the dashboard (docs/workspace.md, « Le tableau de bord »)', () => {
     for (let index = 0; index < 12; index += 1) {
       const failed = lead('subscribe', paris(23 + Math.floor(index / 8), 9 + (index % 8)), 'form');
       await acceptLead(store, failed);
-      const [step] = await store.deliveries.claim({
-        targets: [NOTIFICATION_STEP],
-        now: NOW,
-        leaseUntil: new Date(NOW.getTime() + 60_000),
-        limit: 1,
-        leadId: failed.id,
-      });
-      await store.deliveries.settle(step!, outcomes[index % 3]!, NOW);
+      await settleNotification(store, failed.id, outcomes[index % 3]!);
       failing.push(failed);
     }
     await activeMember(t.app, store, 'anne@agence.fr', 'member', NOW);
