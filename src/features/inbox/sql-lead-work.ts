@@ -38,7 +38,7 @@ const WALKED_PER_ROW = 50;
 /**
  * docs/performance.md, « Exports »: an export reads the journal this many leads at a time, each read
  * one synchronous stretch on SQLite, short enough for a lead POSTed meanwhile to be answered
- * between two (500 held the event loop ~10 ms at a time, with a count each page did not need).
+ * between two, and without the count a page of the inbox shows.
  */
 const EXPORT_PAGE = 100;
 

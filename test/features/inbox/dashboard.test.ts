@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConsentChannel } from '../../../src/kernel/schemas/consent.ts';
 import type { Lead } from '../../../src/kernel/lead/lead.ts';
+import type { StepOutcome } from '../../../src/kernel/lead/deliveries.ts';
 import type { SpamReason } from '../../../src/kernel/lead/spam-reason.ts';
 import type { Store } from '../../../src/kernel/journal/store.ts';
 import { useTestApp, validAudit, validContact, validSubscribe } from '../../helpers/app.ts';
@@ -45,6 +46,18 @@ async function held(store: Store, receivedAt: Date, reason: SpamReason) {
   await holdAsSpam(store, spam, reason);
 }
 
+/** The lead's notification step claimed and ended as `outcome`, now. */
+async function settleNotification(store: Store, leadId: string, outcome: StepOutcome) {
+  const [step] = await store.deliveries.claim({
+    targets: [NOTIFICATION_STEP],
+    now: NOW,
+    leaseUntil: new Date(NOW.getTime() + 60_000),
+    limit: 1,
+    leadId,
+  });
+  await store.deliveries.settle(step!, outcome, NOW);
+}
+
 const by = { id: 'staff-x', name: 'Anne' };
 
 describe('the dashboard (docs/workspace.md, « Le tableau de bord »)', () => {
@@ -84,14 +97,7 @@ describe('the dashboard (docs/workspace.md, « Le tableau de bord »)', () => {
     // Spam caught this week, and one step given up.
     await held(store, paris(24, 9), 'too_fast');
     await held(store, paris(25, 9), 'honeypot');
-    const [step] = await store.deliveries.claim({
-      targets: [NOTIFICATION_STEP],
-      now: NOW,
-      leaseUntil: new Date(NOW.getTime() + 60_000),
-      limit: 1,
-      leadId: startedSoon.id,
-    });
-    await store.deliveries.settle(step!, { status: 'dead', error: 'Boîte pleine' }, NOW);
+    await settleNotification(store, startedSoon.id, { status: 'dead', error: 'Boîte pleine' });
 
     await activeMember(t.app, store, 'anne@agence.fr', 'member', NOW);
     const { cookie } = await signIn(t.app, 'anne@agence.fr');
@@ -147,6 +153,40 @@ describe('the dashboard (docs/workspace.md, « Le tableau de bord »)', () => {
     expect(body).toContain(row('Champ caché rempli (robot probable)', 1, 0));
     expect(body).toContain(
       row('Envoyée trop vite après l’ouverture de la page (peut-être une vraie personne)', 1, 0),
+    );
+  });
+
+  it('lists the ten latest leads whose delivery failed, given up or refused, newest first', async () => {
+    const store = t.store;
+    // Twelve leads on Monday and Tuesday, one an hour, each ending its delivery in turn given up,
+    // refused and failed (a new attempt planned): the list takes across the three.
+    const outcomes = [
+      { status: 'dead', error: 'Boîte pleine' },
+      { status: 'refused', error: 'Adresse refusée' },
+      {
+        status: 'retrying',
+        error: 'Délai dépassé',
+        nextAttemptAt: new Date(NOW.getTime() + 3_600_000),
+      },
+    ] as const;
+    const failing: Lead[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      const failed = lead('subscribe', paris(23 + Math.floor(index / 8), 9 + (index % 8)), 'form');
+      await acceptLead(store, failed);
+      await settleNotification(store, failed.id, outcomes[index % 3]!);
+      failing.push(failed);
+    }
+    await activeMember(t.app, store, 'anne@agence.fr', 'member', NOW);
+    const { cookie } = await signIn(t.app, 'anne@agence.fr');
+    const page = await t.app.inject({ url: '/equipe/tableau-de-bord', headers: { cookie } });
+    const listed = [...page.body.matchAll(/<li><a href="\/equipe\/prospects\/([^"]+)">/g)].map(
+      (match) => match[1],
+    );
+    expect(listed).toEqual(
+      failing
+        .slice(2)
+        .reverse()
+        .map((failed) => failed.id),
     );
   });
 });
