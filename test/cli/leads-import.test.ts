@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { runLeadgate } from '../helpers/leadgate-cli.ts';
+import { recordCall } from '../helpers/test-stores.ts';
 import { ObservedProvider } from '../hardening/test-providers.ts';
 
 /*
@@ -45,20 +46,14 @@ describe('leadgate leads import after a restore (docs/operations.md)', () => {
           return (await app.store.list()).at(-1)!.lead.id;
         },
         deliver: (id: string) => app.app.dispatcher.deliverLead(id),
-        call: async (id: string) => {
-          const entry = (await app.store.find(id))!;
-          await app.store.answers.record({
-            leadId: id,
-            receivedAt: entry.lead.receivedAt,
-            at: new Date(),
-            by: { id: 'staff-anne', name: 'Anne' },
-            channel: 'phone',
-            subject: null,
-            body: 'Rappelée après la sauvegarde',
-            inReplyTo: null,
-            provider: '',
-          });
-        },
+        call: async (id: string) =>
+          recordCall(
+            app.store,
+            (await app.store.find(id))!.lead,
+            new Date(),
+            undefined,
+            'Rappelée après la sauvegarde',
+          ),
         stop: async () => {
           notifications.push(provider!.calls);
           await app.close();

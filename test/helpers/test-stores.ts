@@ -68,6 +68,30 @@ export async function acceptLead(
   });
 }
 
+/**
+ * A call recorded as the lead's answer (docs/workspace.md, « Répondre »), as « J’ai répondu par
+ * téléphone » does: the lead's answer promise ends there.
+ */
+export async function recordCall(
+  store: Store,
+  lead: { id: string; receivedAt: Date },
+  at: Date,
+  by = { id: 'staff-anne', name: 'Anne' },
+  note = 'Appel',
+) {
+  return store.answers.record({
+    leadId: lead.id,
+    receivedAt: lead.receivedAt,
+    at,
+    by,
+    channel: 'phone',
+    subject: null,
+    body: note,
+    inReplyTo: null,
+    provider: '',
+  });
+}
+
 /** Journals `lead` as the bot trap holds it (docs/api-decisions.md, "Bot trap"): `spam`, no step. */
 export async function holdAsSpam(store: Store, lead: Lead, reason?: SpamReason) {
   return store.deliveries.accept({

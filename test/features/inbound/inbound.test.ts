@@ -6,6 +6,7 @@ import { mailIdentity } from '../../../src/features/site/mail-identity.ts';
 import { CONFIRMATION_DESTINATION } from '../../../src/kernel/lead/destination.ts';
 import { expectApiError, postJson } from '../../helpers/api-assertions.ts';
 import { useTestApp, validContact } from '../../helpers/app.ts';
+import { recordCall } from '../../helpers/test-stores.ts';
 import { activeMember, FAST_SCRYPT, postForm, signIn } from '../staff/staff-session.ts';
 
 const SECRET = 'inbound-secret-0123456789abcdef';
@@ -277,18 +278,7 @@ Vous faites des sites ?
       const id = await lead(fields);
       await t.store.work.setStatus(id, status, by, new Date());
       if (status === 'en-cours') {
-        const entry = (await t.store.find(id))!;
-        await t.store.answers.record({
-          leadId: id,
-          receivedAt: entry.lead.receivedAt,
-          at: new Date(),
-          by,
-          channel: 'phone',
-          subject: null,
-          body: 'Appel',
-          inReplyTo: null,
-          provider: '',
-        });
+        await recordCall(t.store, (await t.store.find(id))!.lead, new Date(), by);
       }
       return id;
     };

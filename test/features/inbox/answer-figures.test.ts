@@ -7,7 +7,12 @@ import type { Store } from '../../../src/kernel/journal/store.ts';
 import type { Lead } from '../../../src/kernel/lead/lead.ts';
 import { validContact } from '../../helpers/app.ts';
 import { defaultTestDialect } from '../../helpers/postgres-databases.ts';
-import { acceptLead, sharedDatabase, type SharedDatabase } from '../../helpers/test-stores.ts';
+import {
+  acceptLead,
+  recordCall,
+  sharedDatabase,
+  type SharedDatabase,
+} from '../../helpers/test-stores.ts';
 
 const NINE_TO_SIX = parseBusinessHours('09:00-18:00');
 const HOUR = 3_600_000;
@@ -120,22 +125,10 @@ describe(`the journal's first answers (${defaultTestDialect})`, () => {
       ),
     ).toEqual([]);
   });
-});
 
-/*
- * docs/workspace.md, « La promesse des 24 heures ouvrées »: a lead owes its answer until one is
- * given (an e-mail or a call), whatever its status says of the work begun; « Traité » and
- * « Archivé » close it.
- */
-describe(`« À traiter » until the first answer (${defaultTestDialect})`, () => {
-  let database: SharedDatabase;
-  let store: Store;
-  beforeAll(async () => {
-    database = await sharedDatabase(defaultTestDialect);
-    store = await database.open();
-  });
-  afterAll(() => database.close());
-
+  // docs/workspace.md, « La promesse des 24 heures ouvrées »: a lead owes its answer until one is
+  // given (an e-mail or a call), whatever its status says of the work begun; « Traité » and
+  // « Archivé » close it.
   it('a lead set « En cours » still owes its answer; a call ends the promise; « Traité » closes it', async () => {
     const receivedAt = new Date('2026-11-23T08:00:00Z');
     const leads = ['promise-started', 'promise-called', 'promise-closed'].map((id): Lead => ({
@@ -148,17 +141,7 @@ describe(`« À traiter » until the first answer (${defaultTestDialect})`, () =
     const [started, called, closed] = leads.map((lead) => lead.id) as [string, string, string];
     const at = new Date('2026-11-23T09:00:00Z');
     await store.work.setStatus(started, 'en-cours', claire, at);
-    await store.answers.record({
-      leadId: called,
-      receivedAt,
-      at,
-      by: claire,
-      channel: 'phone',
-      subject: null,
-      body: 'Rappelée : rendez-vous jeudi.',
-      inReplyTo: null,
-      provider: 'outbox',
-    });
+    await recordCall(store, { id: called, receivedAt }, at, claire);
     await store.work.setStatus(closed, 'traite', claire, at);
 
     const awaiting = await store.work.page({ awaitingAnswer: true, limit: 10 });

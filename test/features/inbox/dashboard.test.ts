@@ -5,7 +5,12 @@ import type { StepOutcome } from '../../../src/kernel/lead/deliveries.ts';
 import type { SpamReason } from '../../../src/kernel/lead/spam-reason.ts';
 import type { Store } from '../../../src/kernel/journal/store.ts';
 import { useTestApp, validAudit, validContact, validSubscribe } from '../../helpers/app.ts';
-import { holdAsSpam, acceptLead, NOTIFICATION_STEP } from '../../helpers/test-stores.ts';
+import {
+  holdAsSpam,
+  acceptLead,
+  NOTIFICATION_STEP,
+  recordCall,
+} from '../../helpers/test-stores.ts';
 import { activeMember, FAST_SCRYPT, signIn } from '../staff/staff-session.ts';
 
 /*
@@ -75,17 +80,7 @@ describe('the dashboard (docs/workspace.md, « Le tableau de bord »)', () => {
     // Started and answered by phone at once (docs/workspace.md: the answer ends the promise).
     const startAndCall = async (started: Lead, at: Date) => {
       await store.work.setStatus(started.id, 'en-cours', by, at);
-      await store.answers.record({
-        leadId: started.id,
-        receivedAt: started.receivedAt,
-        at,
-        by,
-        channel: 'phone',
-        subject: null,
-        body: 'Appel',
-        inReplyTo: null,
-        provider: '',
-      });
+      await recordCall(store, started, at, by);
     };
     await startAndCall(startedSoon, paris(23, 12));
     // Last week: a contact still « nouveau » (late since Tuesday 16:00), one started after 18

@@ -18,6 +18,7 @@ import { defaultTestDialect } from '../../helpers/postgres-databases.ts';
 import {
   holdAsSpam,
   acceptLead,
+  recordCall,
   sharedDatabase,
   type SharedDatabase,
 } from '../../helpers/test-stores.ts';
@@ -123,17 +124,7 @@ describe('the team’s daily summary (docs/workspace.md, « Le point du matin »
     for (const each of [later, started, soon, late, leonAgain]) await acceptLead(a.store, each);
     await acceptLead(a.store, lead('subscribe', paris(11, 25, 11), validSubscribe));
     // Answered by phone: its promise is kept, it is no longer listed.
-    await a.store.answers.record({
-      leadId: started.id,
-      receivedAt: started.receivedAt,
-      at: paris(11, 24, 11),
-      by: { id: 's', name: 'Anne' },
-      channel: 'phone',
-      subject: null,
-      body: 'Appel',
-      inReplyTo: null,
-      provider: '',
-    });
+    await recordCall(a.store, started, paris(11, 24, 11));
     await held(a.store, 'too_fast');
     await held(a.store, 'honeypot');
 
