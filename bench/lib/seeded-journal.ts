@@ -63,6 +63,7 @@ export function leadRow(i: number, leads: number, now: number) {
   const startedAt =
     work === 'nouveau' ? null : new Date(Date.parse(receivedAt) + (i % 40) * 3_600_000);
   const spam = i % 97 === 0;
+  const started = startedAt && startedAt.getTime() < now ? startedAt.toISOString() : null;
   return {
     id: leadId(i),
     kind,
@@ -76,7 +77,9 @@ export function leadRow(i: number, leads: number, now: number) {
     consent_channel: CHANNELS[i % CHANNELS.length]!,
     work_status: work,
     assignee: work === 'nouveau' ? null : STAFF[i % STAFF.length]!,
-    started_at: startedAt && startedAt.getTime() < now ? startedAt.toISOString() : null,
+    started_at: started,
+    // The first answer's time, as answerRows journals it (docs/workspace.md, the answer promise).
+    answered_at: started && kind !== 'subscribe' && !spam ? started : null,
     read_at: work === 'nouveau' ? null : receivedAt,
   };
 }
