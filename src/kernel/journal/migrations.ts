@@ -15,6 +15,11 @@ export interface DialectSchema {
   createLeadSearch(db: Kysely<unknown>): Promise<void>;
   /** What the inbox reads of the payload, made cheap to filter by (nothing to do where it is). */
   storePayloadFields(db: Kysely<unknown>): Promise<void>;
+  /**
+   * The index « À traiter » and its count read (docs/performance.md, « The workspace »): the leads
+   * without an answer, each dialect's planner served its own way.
+   */
+  indexAwaitingAnswer(db: Kysely<unknown>): Promise<void>;
 }
 
 /*
@@ -370,7 +375,7 @@ export function migrations(schema: DialectSchema): Readonly<Record<string, Migra
       },
     },
     // docs/workspace.md, « La promesse des 24 heures ouvrées »: a lead's first answer, on the lead.
-    '2026-12-02-830-answered-at': answeredAtMigration,
+    '2026-12-02-830-answered-at': answeredAtMigration(schema.indexAwaitingAnswer),
     // docs/performance.md, « The workspace »: the due index also holds what the backlog counts (the
     // dashboard, /metrics), so its count by destination reads the index alone, not every dead step's
     // row (13 → 1.5 ms at 100,000 leads on SQLite); still one index to write per step.

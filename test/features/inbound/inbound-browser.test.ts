@@ -81,6 +81,8 @@ describe('a prospect’s reply on the lead page, in Chromium (docs/inbound.md)',
       await page.getByLabel('Rattacher à la demande de (nom ou e-mail)').fill('Dupont');
       await page.getByRole('button', { name: 'Chercher' }).click();
       await expect.poll(() => page.url()).toContain(`message=${waiting!.id}`);
+      // Measured once its stylesheet is in (a submitted form's page may be parsed before).
+      await page.waitForLoadState('load');
       expect(
         await page.getByRole('button', { name: 'Rattacher à Marie Dupont' }).count(),
       ).toBeGreaterThan(0);

@@ -106,6 +106,8 @@ describe('the workspace on a phone and a laptop (docs/workspace.md)', () => {
 
   /** The first screen's promises on the page open in `page`. */
   async function checkFirstScreen(page: Page, selector: string, javaScript: boolean) {
+    // Laid out with its stylesheet: a page reached by a form may be parsed before it has loaded.
+    await page.waitForLoadState('load');
     const { width, height } = page.viewportSize()!;
     const where = `${page.url()} at ${width} px`;
     const box = await page.locator(selector).first().boundingBox();

@@ -35,6 +35,18 @@ async function createLeadSearch(db: Kysely<unknown>): Promise<void> {
 export const sqliteSchema: DialectSchema = {
   createLeadSearch,
   storePayloadFields: async () => {},
+  // Every column « À traiter » filters on, in a partial index on the unanswered leads: its count
+  // (in every workspace page's navigation) reads the index alone, skipping the newsletter sign-ups
+  // (never answered) there rather than row by row; SQLite cannot match a partial index's predicate
+  // to the query's bound parameters, so the predicate stays `answered_at IS NULL`.
+  indexAwaitingAnswer: async (db) => {
+    await db.schema
+      .createIndex('leads_awaiting_answer')
+      .on('leads')
+      .columns(['kind', 'work_status', 'status', 'received_at', 'id'])
+      .where(sql.ref('answered_at'), 'is', null)
+      .execute();
+  },
 };
 
 /** Each word quoted (searchWords keeps only [a-z0-9]) and taken as a prefix; FTS5 ANDs them. */
