@@ -21,9 +21,13 @@ const HOSTILE = {
   'every class': 'é1.-_%+@'.repeat(KB64 / 8),
 };
 
+const LINEAR_BOUND_MS = 50;
+
 /**
  * The fastest of a few runs: a loaded machine can pause any one run, rarely all of them. A
- * backtracking pattern costs seconds on these inputs, every time.
+ * backtracking pattern costs seconds on these inputs, every time; a linear one 1–2 ms on a quiet
+ * machine and up to ~7 ms with four test files sharing two cores, hence a bound of 50 ms: ten times
+ * what load explains, a hundredth of what backtracking costs (docs/quality.md).
  */
 function fastestRunMs(work: () => void, runs = 10, enough = 5): number {
   let best = Infinity;
@@ -37,9 +41,9 @@ function fastestRunMs(work: () => void, runs = 10, enough = 5): number {
 
 describe('log masking is linear on any input (docs/reliability.md, hostile input)', () => {
   for (const [name, text] of Object.entries(HOSTILE)) {
-    it(`64 KB of ${name} costs < 5 ms to mask`, () => {
-      expect(fastestRunMs(() => maskText(text))).toBeLessThan(5);
-      expect(fastestRunMs(() => maskUrl(`/${text}`, []))).toBeLessThan(5);
+    it(`64 KB of ${name} is masked in linear time (< ${LINEAR_BOUND_MS} ms)`, () => {
+      expect(fastestRunMs(() => maskText(text))).toBeLessThan(LINEAR_BOUND_MS);
+      expect(fastestRunMs(() => maskUrl(`/${text}`, []))).toBeLessThan(LINEAR_BOUND_MS);
     });
   }
 
