@@ -171,9 +171,11 @@ function sqlite(dataDir: string): Opened {
   // WAL lets readers (CLI, readiness) run beside the writer. Each write resolves only after an
   // fdatasync of the WAL that followed its commit (group commit, sqlite-group-commit.ts), so an
   // acknowledged lead survives a crash or a power cut, as with FULL, without an fsync per commit.
+  // First: turning a new file to WAL takes its write lock, which processes starting together on a
+  // fresh data directory wait for instead of failing at once with SQLITE_BUSY.
+  database.pragma('busy_timeout = 5000');
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
-  database.pragma('busy_timeout = 5000');
   // docs/consent.md, "Erasure": a deleted row's bytes are overwritten with zeros, in its page and in
   // freed pages, instead of lingering until the page is reused (docs/performance.md: the cost).
   database.pragma('secure_delete = ON');

@@ -138,8 +138,13 @@ export function createIntake({
           confirmationCap,
         );
         const warnings = [...answerWarnings(received), ...emailTypoWarnings(lead)];
-        // A repeat is promised from its own arrival: never sooner than the first was.
-        const answerBy = promisedAnswerAt(request.kind, at, businessHours);
+        // A retry under the same key is answered as the first was (docs/reliability.md); a repeat of
+        // the same body is promised from its own arrival: never sooner than the first was.
+        const promisedFrom =
+          acceptance.accepted === 'again' && acceptance.by === 'key'
+            ? acceptance.firstAnsweredAt
+            : at;
+        const answerBy = promisedAnswerAt(request.kind, promisedFrom, businessHours);
         return {
           existing: acceptance.existing,
           reference: acceptance.leadId,

@@ -22,7 +22,10 @@ export function idempotencyKeysOf({ idempotency }: AcceptInput): string[] {
     : [idempotency.key, idempotency.bodyKey];
 }
 
-type EarlierKey = Pick<IdempotencyKeysTable, 'key' | 'fingerprint' | 'lead_id' | 'existing'>;
+type EarlierKey = Pick<
+  IdempotencyKeysTable,
+  'key' | 'fingerprint' | 'lead_id' | 'existing' | 'created_at'
+>;
 
 /**
  * The answer an earlier request's keys give this one, with the caller's key to record for that lead
@@ -42,6 +45,7 @@ export function earlierAcceptance(
         leadId: byKey.lead_id,
         existing: Boolean(byKey.existing),
         by: 'key',
+        firstAnsweredAt: new Date(byKey.created_at),
       },
     };
   }

@@ -48,7 +48,15 @@ export type Acceptance =
    * The same key (a retry, answered as the first: docs/reliability.md) or the same body within the
    * window (a repeat, which learns the address is known now) already stands for this lead.
    */
-  | { accepted: 'again'; leadId: string; existing: boolean; by: 'key' | 'body' }
+  | {
+      accepted: 'again';
+      leadId: string;
+      existing: boolean;
+      by: 'key';
+      /** When this key was first answered: a retry's answer repeats that one's `answerBy`. */
+      firstAnsweredAt: Date;
+    }
+  | { accepted: 'again'; leadId: string; existing: boolean; by: 'body' }
   | { accepted: 'conflict' };
 
 export interface ClaimRequest {

@@ -69,6 +69,32 @@ describe('the answer promised, on fixed clocks (Paris time)', () => {
   }
 });
 
+describe('a request sent again (docs/reliability.md)', () => {
+  it('a retry under the same Idempotency-Key repeats the first answer; the same body without it is promised from its own arrival', async () => {
+    let clock = new Date('2026-11-30T10:00:00+01:00');
+    const intake = createIntake({
+      deliveries: t.store.deliveries,
+      newsletter: { doubleOptIn: true, journal: t.store.newsletter },
+      dispatcher: t.app.dispatcher,
+      mode: 'sync',
+      businessHours: parseBusinessHours('09:00-18:00'),
+      now: () => clock,
+    });
+    const request = {
+      kind: 'contact' as const,
+      data: { ...validContact, EMAIL: 'promise-retry@example.fr' },
+    };
+    const first = await intake.submit(request, { callerKey: 'retry-promise-1' });
+    clock = new Date('2026-11-30T11:00:00+01:00');
+    const retry = await intake.submit(request, { callerKey: 'retry-promise-1' });
+    expect(retry.reference).toBe(first.reference);
+    expect(retry.answerBy?.toISOString()).toBe(first.answerBy?.toISOString());
+    const repeat = await intake.submit(request);
+    expect(repeat.reference).toBe(first.reference);
+    expect(repeat.answerBy!.getTime() - first.answerBy!.getTime()).toBe(60 * 60 * 1000);
+  });
+});
+
 describe('an audit request is acknowledged like a contact', () => {
   it('one confirmation e-mail with its reference, and the reference in the answer', async () => {
     const email = 'audit-confirmation@example.fr';

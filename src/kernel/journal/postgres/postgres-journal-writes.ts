@@ -60,7 +60,7 @@ export class PostgresJournalWrites implements JournalWrites {
       .execute();
     const earlier = await trx
       .selectFrom('idempotency_keys')
-      .select(['key', 'fingerprint', 'lead_id', 'existing'])
+      .select(['key', 'fingerprint', 'lead_id', 'existing', 'created_at'])
       .where('key', 'in', keys)
       .execute();
     const decided = earlierAcceptance(earlier, input);
