@@ -84,7 +84,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // docs/quality.md: fast-check properties run from a fixed seed (LEADGATE_PROPERTY_SEED varies it).
-    setupFiles: ['test/helpers/property-seed.ts'],
+    setupFiles: ['test/helpers/property-seed.ts', 'test/helpers/process-umask.ts'],
     // docs/quality.md, « Waits sized for a loaded machine »: an `expect.poll` waits for what a
     // dispatcher, an SMTP server or a browser does, which takes several seconds when the two
     // cores are shared; Vitest's default of 1 s failed `workspace-browser` under load.

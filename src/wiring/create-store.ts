@@ -164,6 +164,23 @@ function postgres(connectionString: string, settings: PostgresSettings): Opened 
   };
 }
 
+/**
+ * Turns the journal to WAL. Processes opening a new journal together race for it: one whose read of
+ * the file began before another's switch cannot upgrade it to the write the switch needs, and SQLite
+ * answers SQLITE_BUSY at once rather than wait (waiting there could deadlock). Tried again, the
+ * switch starts afresh and waits its busy timeout like any write.
+ */
+function walMode(database: SQLite.Database, attempts = 5): void {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      database.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || attempt === attempts) throw error;
+    }
+  }
+}
+
 function sqlite(dataDir: string): Opened {
   const file = sqliteFile(dataDir);
   mkdirSync(dataDir, { recursive: true });
@@ -171,10 +188,8 @@ function sqlite(dataDir: string): Opened {
   // WAL lets readers (CLI, readiness) run beside the writer. Each write resolves only after an
   // fdatasync of the WAL that followed its commit (group commit, sqlite-group-commit.ts), so an
   // acknowledged lead survives a crash or a power cut, as with FULL, without an fsync per commit.
-  // First: turning a new file to WAL takes its write lock, which processes starting together on a
-  // fresh data directory wait for instead of failing at once with SQLITE_BUSY.
   database.pragma('busy_timeout = 5000');
-  database.pragma('journal_mode = WAL');
+  walMode(database);
   database.pragma('synchronous = NORMAL');
   // docs/consent.md, "Erasure": a deleted row's bytes are overwritten with zeros, in its page and in
   // freed pages, instead of lingering until the page is reused (docs/performance.md: the cost).
