@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /** One request as it reached the fake: what leadgate really put on the wire. */
 export interface RecordedRequest {
@@ -36,6 +37,12 @@ export async function startFakeBrevo(apiKey = 'k') {
   const requests: RecordedRequest[] = [];
   /** When each request reached the fake (performance.now()), per path: what a sliding window counts. */
   const arrivals = new Map<string, number[]>();
+  /**
+   * How late this process got to its turns (the event loop's delay, the machine's scheduling
+   * included): a call that arrived during a late turn is timed when the turn comes.
+   */
+  const lateTurns = monitorEventLoopDelay({ resolution: 10 });
+  lateTurns.enable();
   /** Brevo's limit on POST /contacts (10 a second per account), enforced when `limitContacts` is on. */
   const limits = { contactsPerSecond: 0, answerAfterMs: 0, pauseSeconds: 0 };
   const contactCalls: number[] = [];
@@ -304,15 +311,27 @@ export async function startFakeBrevo(apiKey = 'k') {
     requestsTo(path: string) {
       return requests.filter((request) => request.path === path);
     },
-    /** The most calls to `path` that arrived within any one second (a sliding window, as Brevo counts). */
-    busiestSecond(path: string): number {
+    /** The most calls to `path` that arrived within any `windowMs` (a sliding window, as Brevo counts). */
+    busiest(path: string, windowMs: number): number {
       const times = arrivals.get(path) ?? [];
       let busiest = 0;
       for (let first = 0, last = 0; last < times.length; last += 1) {
-        while (times[last]! - times[first]! >= 1000) first += 1;
+        while (times[last]! - times[first]! >= windowMs) first += 1;
         busiest = Math.max(busiest, last - first + 1);
       }
       return busiest;
+    },
+    /** From first to last call to `path`, in milliseconds. */
+    spanOf(path: string): number {
+      const times = arrivals.get(path) ?? [];
+      return times.length > 1 ? times.at(-1)! - times[0]! : 0;
+    },
+    /** The latest this process got to a turn since `watchTurns()`, in milliseconds. */
+    latestTurnMs(): number {
+      return lateTurns.max / 1e6;
+    },
+    watchTurns() {
+      lateTurns.reset();
     },
     /**
      * Enforces Brevo's /contacts limit (0: off) and answers every call `answerAfterMs` late. With
@@ -336,6 +355,7 @@ export async function startFakeBrevo(apiKey = 'k') {
       usedKeys.clear();
     },
     async close() {
+      lateTurns.disable();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -64,6 +64,7 @@ describe.skipIf(!hasPostgres())('a budget that holds across nodes (docs/delivery
       `never more than ${CALLS_PER_SECOND} contact calls in any second over ${LEADS} calls`,
       async () => {
         const answers: Promise<Response>[] = [];
+        fake.watchTurns();
         for (let i = 0; i < LEADS; i += 1) {
           const body = { ...validContact, EMAIL: `fenetre-${i}@example.fr` };
           answers.push(postJson(nodes[i % 2]!, '/api/contact', body));
@@ -81,7 +82,15 @@ describe.skipIf(!hasPostgres())('a budget that holds across nodes (docs/delivery
         );
         expect(fake.requestsTo('/contacts')).toHaveLength(LEADS);
         expect(fake.contacts.size).toBe(LEADS);
-        expect(fake.busiestSecond('/contacts')).toBeLessThanOrEqual(CALLS_PER_SECOND);
+        // The stand-in times a call when its process gets to it; a turn that came late (two cores
+        // shared with the nodes, PostgreSQL and the other files) bunches calls that arrived apart.
+        // Within a second shortened by the latest turn, the calls counted did arrive within a second.
+        const second = 1000 - fake.latestTurnMs();
+        expect(fake.busiest('/contacts', second)).toBeLessThanOrEqual(CALLS_PER_SECOND);
+        // And the pace over the whole run, which no late turn can shorten by more than its own length.
+        expect(fake.spanOf('/contacts') + fake.latestTurnMs()).toBeGreaterThanOrEqual(
+          (LEADS / CALLS_PER_SECOND - 1) * 1000,
+        );
       },
       150_000,
     );
