@@ -49,6 +49,12 @@ describe.skipIf(!hasPostgres())('a budget that holds across nodes (docs/delivery
         BREVO_EMAILS_PER_SECOND: '60',
         // Every address is at one domain, whose hourly cap of confirmations is not tested here.
         CONFIRMATION_DOMAIN_PER_HOUR: '0',
+        // docs/quality.md, « Waits sized for a loaded machine »: 200 requests a second to nodes on
+        // two cores shared with the whole suite wait longer than the 5 s default for a connection
+        // or a statement, and would be answered 500 (the journal's limits, tested on their own in
+        // postgres-limits.test.ts); here the budget is under test.
+        DATABASE_CONNECT_TIMEOUT_MS: '60000',
+        DATABASE_STATEMENT_TIMEOUT_MS: '60000',
       };
       ({ nodes, journal, stop } = await startTwoNodes(env));
     }, 120_000);
@@ -70,9 +76,11 @@ describe.skipIf(!hasPostgres())('a budget that holds across nodes (docs/delivery
           answers.push(postJson(nodes[i % 2]!, '/api/contact', body));
           if (i % 10 === 9) await sleep(50); // about 200 a second, ten times the budget
         }
-        expect((await Promise.all(answers)).map((answer) => answer.status)).toEqual(
-          Array(LEADS).fill(200),
+        const answered = await Promise.all(answers);
+        const refused = await Promise.all(
+          answered.filter((answer) => answer.status !== 200).map((answer) => answer.text()),
         );
+        expect(refused, nodes.map((node) => node.output()).join('\n')).toEqual([]);
         await vi.waitFor(
           async () => {
             const delivered = await journal.list({ statuses: ['delivered'] });

@@ -14,6 +14,11 @@ import { acceptLead, subscribeLead } from '../helpers/test-stores.ts';
 import { runLeadgate } from './leadgate-node.ts';
 
 const FIXTURE = resolve(import.meta.dirname, 'fixtures/migrate-on-signal.ts');
+/**
+ * docs/quality.md, « Waits sized for a loaded machine »: each child compiles the sources as it
+ * starts, 10 to 25 s of CPU when the two cores are shared; three of them took over 30 s in a run.
+ */
+const CHILDREN_MS = 120_000;
 
 /**
  * docs/deployment.md: nodes (or a node and a `leads replay`) starting together on an empty database migrate it
@@ -49,21 +54,29 @@ describe.each(hasPostgres() ? ['sqlite', 'postgres'] : ['sqlite'])(
       }
     }
 
-    it('`leadgate db migrate` brings an empty database up to date and says so', async () => {
-      const env = await environment();
-      const run = await runLeadgate(['db', 'migrate'], env);
-      expect(run.errors).toBe('');
-      expect(run.code).toBe(0);
-      expect(run.output).toMatch(/^Schéma (SQLite|PostgreSQL) à jour/);
-      await expectWorkingSchema(env);
-    });
+    it(
+      '`leadgate db migrate` brings an empty database up to date and says so',
+      async () => {
+        const env = await environment();
+        const run = await runLeadgate(['db', 'migrate'], env);
+        expect(run.errors).toBe('');
+        expect(run.code).toBe(0);
+        expect(run.output).toMatch(/^Schéma (SQLite|PostgreSQL) à jour/);
+        await expectWorkingSchema(env);
+      },
+      CHILDREN_MS,
+    );
 
-    it('three processes migrating at the same instant all succeed, and the schema is whole', async () => {
-      const env = await environment();
-      const outcomes = await releasedTogether(3, env);
-      expect(outcomes).toEqual(['done', 'done', 'done']);
-      await expectWorkingSchema(env);
-    });
+    it(
+      'three processes migrating at the same instant all succeed, and the schema is whole',
+      async () => {
+        const env = await environment();
+        const outcomes = await releasedTogether(3, env);
+        expect(outcomes).toEqual(['done', 'done', 'done']);
+        await expectWorkingSchema(env);
+      },
+      CHILDREN_MS,
+    );
   },
 );
 
