@@ -79,6 +79,8 @@ export class SqlAnswers implements AnswerJournal {
   }
 
   async firstAnswers(from: Date, to: Date): Promise<FirstAnswer[]> {
+    // A lead's first answer is the one at its `answered_at` (set by `record`), read by a join
+    // rather than by looking for an earlier answer of each (docs/performance.md, « The workspace »).
     const rows = await this.db
       .selectFrom('lead_answers as answer')
       .innerJoin('leads', 'leads.id', 'answer.lead_id')
@@ -92,27 +94,14 @@ export class SqlAnswers implements AnswerJournal {
       ])
       .where('answer.at', '>=', from.toISOString())
       .where('answer.at', '<', to.toISOString())
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('lead_answers as earlier')
-              .select('earlier.id')
-              .whereRef('earlier.lead_id', '=', 'answer.lead_id')
-              .where((eb) =>
-                eb.or([
-                  eb('earlier.at', '<', eb.ref('answer.at')),
-                  eb.and([
-                    eb('earlier.at', '=', eb.ref('answer.at')),
-                    eb('earlier.id', '<', eb.ref('answer.id')),
-                  ]),
-                ]),
-              ),
-          ),
-        ),
-      )
+      .whereRef('leads.answered_at', '=', 'answer.at')
       .orderBy('answer.at')
+      .orderBy('answer.id')
       .execute();
-    return rows.map((row) => ({
+    // Two answers of a lead in its first millisecond: the first as its answers are listed (by id).
+    const counted = new Set<string>();
+    const firsts = rows.filter((row) => !counted.has(row.lead_id) && counted.add(row.lead_id));
+    return firsts.map((row) => ({
       leadId: row.lead_id,
       kind: row.kind as LeadKind,
       receivedAt: new Date(row.received_at),

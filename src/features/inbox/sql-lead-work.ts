@@ -18,6 +18,7 @@ import {
   type WorkStatus,
 } from './lead-work.ts';
 import { normalizeEmail } from '../../kernel/lead/lead.ts';
+import { LEAD_STATUSES } from '../../kernel/lead/lead-status.ts';
 import type { SpamReason } from '../../kernel/lead/spam-reason.ts';
 import type { ConsentChannel } from '../../kernel/schemas/consent.ts';
 import type { LeadKind } from '../../kernel/schemas/lead-kinds.ts';
@@ -34,6 +35,14 @@ export const COUNT_CAP = 1000;
  * lead in this many matches, enough to fill the page on the way.
  */
 const WALKED_PER_ROW = 50;
+
+/**
+ * Every lead but those the bot trap holds, as a list rather than `status <> 'spam'`: SQLite walks
+ * an index by the values of an IN list, where a `<>` makes it read every entry of the columns before
+ * (docs/performance.md, « The workspace »: the dashboard's two waiting counts, 37 → 0.1 ms at
+ * 100,000 leads).
+ */
+const NOT_HELD = LEAD_STATUSES.filter((status) => status !== 'spam');
 
 /**
  * docs/performance.md, « Exports »: an export reads the journal this many leads at a time, each read
@@ -232,7 +241,7 @@ export class SqlLeadWork implements LeadWork {
       .select((eb) => eb.fn.countAll<number | string>().as('count'))
       .where('answered_at', 'is', null)
       .where('work_status', 'in', [...OPEN_WORK_STATUSES])
-      .where('status', '<>', 'spam')
+      .where('status', 'in', NOT_HELD)
       .where('kind', 'in', [...kinds])
       .where('received_at', '<=', receivedAtOrBefore.toISOString())
       .executeTakeFirst();
@@ -340,7 +349,8 @@ export class SqlLeadWork implements LeadWork {
 
   private filtered(query: LeadsQuery, filter: InboxFilter): LeadsQuery {
     let q = query;
-    if (filter.held !== 'also') q = q.where('status', filter.held ? '=' : '<>', 'spam');
+    if (filter.held === true) q = q.where('status', '=', 'spam');
+    else if (filter.held !== 'also') q = q.where('status', 'in', NOT_HELD);
     if (filter.kinds?.length) q = q.where('kind', 'in', [...filter.kinds]);
     if (filter.workStatuses?.length) q = q.where('work_status', 'in', [...filter.workStatuses]);
     if (filter.awaitingAnswer) {
