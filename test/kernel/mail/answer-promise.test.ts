@@ -23,6 +23,18 @@ async function confirmationTo(address: string): Promise<string> {
   return (sent[0]!.text ?? '').replace(/\u00a0/g, ' ');
 }
 
+/** The app's intake on the clock `now`, with BUSINESS_HOURS 09:00–18:00. */
+function intakeOn(now: () => Date) {
+  return createIntake({
+    deliveries: t.store.deliveries,
+    newsletter: { doubleOptIn: true, journal: t.store.newsletter },
+    dispatcher: t.app.dispatcher,
+    mode: 'sync',
+    businessHours: parseBusinessHours('09:00-18:00'),
+    now,
+  });
+}
+
 describe('the answer promised, on fixed clocks (Paris time)', () => {
   const clocks: [string, string, string, string][] = [
     [
@@ -46,14 +58,7 @@ describe('the answer promised, on fixed clocks (Paris time)', () => {
   ];
   for (const [when, at, said, iso] of clocks) {
     it(`${when}: « au plus tard ${said} » in the e-mail, ${iso} in the answer`, async () => {
-      const intake = createIntake({
-        deliveries: t.store.deliveries,
-        newsletter: { doubleOptIn: true, journal: t.store.newsletter },
-        dispatcher: t.app.dispatcher,
-        mode: 'sync',
-        businessHours: parseBusinessHours('09:00-18:00'),
-        now: () => new Date(at),
-      });
+      const intake = intakeOn(() => new Date(at));
       const email = `promise-${at.slice(0, 10)}@example.fr`;
       const outcome = await intake.submit({
         kind: 'contact',
@@ -72,14 +77,7 @@ describe('the answer promised, on fixed clocks (Paris time)', () => {
 describe('a request sent again (docs/reliability.md)', () => {
   it('a retry under the same Idempotency-Key repeats the first answer; the same body without it is promised from its own arrival', async () => {
     let clock = new Date('2026-11-30T10:00:00+01:00');
-    const intake = createIntake({
-      deliveries: t.store.deliveries,
-      newsletter: { doubleOptIn: true, journal: t.store.newsletter },
-      dispatcher: t.app.dispatcher,
-      mode: 'sync',
-      businessHours: parseBusinessHours('09:00-18:00'),
-      now: () => clock,
-    });
+    const intake = intakeOn(() => clock);
     const request = {
       kind: 'contact' as const,
       data: { ...validContact, EMAIL: 'promise-retry@example.fr' },
