@@ -2,6 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
+/** How often the fake times its event loop's turns, in milliseconds. */
+const TURN_MS = 10;
+
 /** One request as it reached the fake: what leadgate really put on the wire. */
 export interface RecordedRequest {
   method: string;
@@ -41,7 +44,7 @@ export async function startFakeBrevo(apiKey = 'k') {
    * How late this process got to its turns (the event loop's delay, the machine's scheduling
    * included): a call that arrived during a late turn is timed when the turn comes.
    */
-  const lateTurns = monitorEventLoopDelay({ resolution: 10 });
+  const lateTurns = monitorEventLoopDelay({ resolution: TURN_MS });
   lateTurns.enable();
   /** Brevo's limit on POST /contacts (10 a second per account), enforced when `limitContacts` is on. */
   const limits = { contactsPerSecond: 0, answerAfterMs: 0, pauseSeconds: 0 };
@@ -328,7 +331,8 @@ export async function startFakeBrevo(apiKey = 'k') {
     },
     /** The latest this process got to a turn since `watchTurns()`, in milliseconds. */
     latestTurnMs(): number {
-      return lateTurns.max / 1e6;
+      // Node records each interval between its timer's turns, late or not.
+      return Math.max(0, lateTurns.max / 1e6 - TURN_MS);
     },
     watchTurns() {
       lateTurns.reset();

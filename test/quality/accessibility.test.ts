@@ -189,7 +189,7 @@ describe.skipIf(!hasChromium())('accessibility in Chromium (quality bar, docs/qu
     await page.goto(`${chromium.served.origin}/contact`);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
-    expect(new URL(page.url()).hash).toBe('#contenu');
+    await page.waitForURL((url) => url.hash === '#contenu');
     await page.keyboard.press('Tab');
     const next = await page.evaluate(() => document.activeElement?.closest('main') !== null);
     expect(next).toBe(true);
