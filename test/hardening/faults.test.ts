@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, validContact } from '../helpers/app.ts';
 import { startFakeBrevo } from '../helpers/fake-brevo.ts';
+import { watchTurns } from '../helpers/late-turns.ts';
 
 /*
  * docs/reliability.md: whatever the provider does wrong, the caller gets 502 upstream_error within
@@ -11,8 +11,6 @@ import { startFakeBrevo } from '../helpers/fake-brevo.ts';
  * Providers misbehave on loopback only: raw TCP servers and a fake of Brevo's HTTP API.
  */
 const PROVIDER_TIMEOUT_MS = 1500;
-/** The event loop's turns are timed every this many ms; a turn later than that was waited for. */
-const TURN_MS = 10;
 
 type Behaviour = (socket: Socket) => void;
 
@@ -65,8 +63,7 @@ async function expectFault(env: Record<string, string>) {
     const marker = randomUUID();
     // The server and this client share this process: the time it waited for its turns (a loaded
     // machine's scheduling) is the machine's, not the deadline's (docs/quality.md).
-    const turns = monitorEventLoopDelay({ resolution: TURN_MS });
-    turns.enable();
+    const turns = watchTurns();
     const began = performance.now();
     const response = await fetch(`${base}/api/contact`, {
       method: 'POST',
@@ -74,13 +71,12 @@ async function expectFault(env: Record<string, string>) {
       body: JSON.stringify({ ...validContact, DEMANDE: marker }),
     });
     const elapsed = performance.now() - began;
-    turns.disable();
-    const waitedForTurns = turns.count === 0 ? 0 : (turns.mean / 1e6 - TURN_MS) * turns.count;
+    turns.stop();
     expect(response.status).toBe(502);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
       'upstream_error',
     );
-    expect(elapsed - waitedForTurns).toBeLessThan(PROVIDER_TIMEOUT_MS + 1000);
+    expect(elapsed - turns.totalMs()).toBeLessThan(PROVIDER_TIMEOUT_MS + 1000);
 
     const entries = (await started.store.list()).filter(
       ({ lead }) => lead.kind === 'contact' && lead.data.DEMANDE === marker,

@@ -1,9 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-
-/** How often the fake times its event loop's turns, in milliseconds. */
-const TURN_MS = 10;
+import { watchTurns as turnsFromNow } from './late-turns.ts';
 
 /** One request as it reached the fake: what leadgate really put on the wire. */
 export interface RecordedRequest {
@@ -44,8 +41,7 @@ export async function startFakeBrevo(apiKey = 'k') {
    * How late this process got to its turns (the event loop's delay, the machine's scheduling
    * included): a call that arrived during a late turn is timed when the turn comes.
    */
-  const lateTurns = monitorEventLoopDelay({ resolution: TURN_MS });
-  lateTurns.enable();
+  let lateTurns = turnsFromNow();
   /** Brevo's limit on POST /contacts (10 a second per account), enforced when `limitContacts` is on. */
   const limits = { contactsPerSecond: 0, answerAfterMs: 0, pauseSeconds: 0 };
   const contactCalls: number[] = [];
@@ -331,11 +327,11 @@ export async function startFakeBrevo(apiKey = 'k') {
     },
     /** The latest this process got to a turn since `watchTurns()`, in milliseconds. */
     latestTurnMs(): number {
-      // Node records each interval between its timer's turns, late or not.
-      return Math.max(0, lateTurns.max / 1e6 - TURN_MS);
+      return lateTurns.longestMs();
     },
     watchTurns() {
-      lateTurns.reset();
+      lateTurns.stop();
+      lateTurns = turnsFromNow();
     },
     /**
      * Enforces Brevo's /contacts limit (0: off) and answers every call `answerAfterMs` late. With
@@ -359,7 +355,7 @@ export async function startFakeBrevo(apiKey = 'k') {
       usedKeys.clear();
     },
     async close() {
-      lateTurns.disable();
+      lateTurns.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
