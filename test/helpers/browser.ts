@@ -4,6 +4,14 @@ import { hasTool } from './tools.ts';
 /** docs/quality.md: Debian's Chromium, never a downloaded browser (.ci/run installs the `chromium` package). */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
+/**
+ * docs/quality.md, « Browser »: the tests run Blink in Debian's headless shell of the same Chromium
+ * release (the `chromium-headless-shell` package, what Playwright itself runs headless), which loads
+ * a page for about half the CPU of the full browser's headless mode; the screenshot scripts and
+ * Lighthouse keep the full browser.
+ */
+export const TEST_BROWSER_PATH = '/usr/bin/chromium-headless-shell';
+
 /** The flags docs/quality.md prescribes: headless, no sandbox (root in CI), nothing that calls the network. */
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -16,7 +24,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 export function hasChromium(): boolean {
-  return hasTool(CHROMIUM_PATH, ['--version']);
+  return hasTool(TEST_BROWSER_PATH, ['--version']);
 }
 
 /** A browser of its own, for the screenshot scripts. */
@@ -38,7 +46,7 @@ export function workerChromium(): Promise<Browser> {
   const holder = globalThis as WithBrowser;
   let browser = holder[WORKER_BROWSER];
   if (!browser) {
-    browser = launchChromium();
+    browser = chromium.launch({ executablePath: TEST_BROWSER_PATH, args: CHROMIUM_ARGS });
     holder[WORKER_BROWSER] = browser;
     // A crashed browser is launched again by the next file instead of failing every one after it.
     void browser.then(
