@@ -13,12 +13,12 @@ const POSTGRES_SUITES = [
   ].map((folder) => `test/${folder}/**/*.test.ts`),
   'test/features/privacy/privacy-page.test.ts',
   'test/features/privacy/privacy-requests.test.ts',
-  // docs/workspace.md: the workspace's sessions, throttling, audit trail and pages on both journals.
+  // docs/workspace-security.md: the workspace's sessions, throttling, audit trail and pages.
   'test/features/staff/workspace-security.test.ts',
   'test/features/staff/audit-retention.test.ts',
   'test/features/privacy/people-desk.test.ts',
   'test/features/staff/two-nodes.test.ts',
-  // docs/workspace.md, "Throttling": parallel sign-in bursts and TOTP codes on two nodes.
+  // docs/workspace-security.md, "Throttling": parallel sign-in bursts and TOTP codes on two nodes.
   'test/features/staff/sign-in-bursts.test.ts',
   // The team's whole day in Chromium: search, statuses, « Relancer », release and export.
   'test/features/inbox/workspace-browser.test.ts',

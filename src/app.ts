@@ -75,9 +75,9 @@ export interface AppDependencies {
    * (src/kernel/http/site/site-watch.ts). On by default with a site.
    */
   watchSite?: boolean;
-  /** docs/workspace.md: the workspace's clock (sessions, invitations); tests move it. */
+  /** docs/workspace-security.md: the workspace's clock (sessions, invitations); tests move it. */
   now?: () => Date;
-  /** docs/workspace.md, "Passwords": tests pass a cheaper scrypt cost than OWASP's. */
+  /** docs/workspace-security.md, "Passwords": tests pass a cheaper scrypt cost than OWASP's. */
   passwordCost?: ScryptCost;
   /** docs/delivery.md: the dispatcher's intervals; tests shorten them to drive rounds. */
   dispatcherTimings?: DispatcherTimings;

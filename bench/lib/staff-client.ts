@@ -1,6 +1,7 @@
-// A member of the agency's team over HTTP, as a browser is (docs/workspace.md, « Signing in »):
-// invited the way `leadgate team add` does, the invitation's form followed, then the sign-in
-// form posted; each page read with the session cookie on a kept-alive connection.
+// A member of the agency's team over HTTP, as a browser is
+// (docs/workspace-security.md, « Signing in »): invited the way `leadgate team add` does, the
+// invitation's form followed, then the sign-in form posted; each page read with the session
+// cookie on a kept-alive connection.
 import { readFile, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';

@@ -345,7 +345,7 @@ export function createProgram(io: CliIo): Command {
 
   program
     .command('team')
-    .description('L’équipe de l’agence dans l’espace /equipe (docs/workspace.md).')
+    .description('L’équipe de l’agence dans l’espace /equipe (docs/workspace-security.md).')
     .command('add')
     .description(
       'Crée un compte (ou en réinitialise le mot de passe) et affiche son lien d’invitation, valable une fois pendant 48 h.',

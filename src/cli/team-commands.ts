@@ -6,8 +6,8 @@ import { auditEntry } from '../features/staff/staff-actions.ts';
 import { withStore } from './leads-commands.ts';
 
 /**
- * `leadgate team add <email> [--admin]` (docs/workspace.md, "Accounts"): the only way to create the
- * first admin; prints a single-use link (48 h) that opens the form setting the password.
+ * `leadgate team add <email> [--admin]` (docs/workspace-security.md, "Accounts"): the only way to
+ * create the first admin; prints a single-use link (48 h) that opens the form setting the password.
  */
 export async function addTeamMember(
   config: Config,

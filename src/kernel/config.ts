@@ -92,7 +92,7 @@ export interface Config {
   retentionDays: number;
   /** docs/consent.md: a subscription joins the list only once confirmed through the e-mailed link. */
   newsletterDoubleOptIn: boolean;
-  /** docs/workspace.md: the team's sessions and the audit trail's retention. */
+  /** docs/workspace-security.md: the team's sessions and the audit trail's retention. */
   workspace: {
     sessionIdleMs: number;
     sessionMaxMs: number;

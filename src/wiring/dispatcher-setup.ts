@@ -28,7 +28,8 @@ export function createDispatcherFor(
   const { delivery } = config;
   return createDispatcher({
     deliveries: loggedDeliveries(deliveries, log),
-    // docs/workspace.md, « Liste d’opposition »: every step of an opted-out address is refused.
+    // docs/workspace-privacy.md, « Liste d’opposition »: every step of an opted-out address is
+    // refused.
     destinations: cappedDestinations(config, store, provider.destinations).map((destination) =>
       withOptOut(destination, store.optOut),
     ),

@@ -49,9 +49,15 @@ export interface WorkspaceDependencies {
   /** docs/site.md: the built site, whose stylesheet the workspace shares. */
   siteDir?: string;
   now?: () => Date;
-  /** docs/workspace.md, "Passwords": OWASP's scrypt cost unless a test passes a cheaper one. */
+  /**
+   * docs/workspace-security.md, "Passwords": OWASP's scrypt cost unless a test passes a cheaper
+   * one.
+   */
   passwordCost?: ScryptCost;
-  /** docs/workspace.md, "Throttling": the API's per-client limit, on the public POST routes. */
+  /**
+   * docs/workspace-security.md, "Throttling": the API's per-client limit, on the public POST
+   * routes.
+   */
   rateLimit?: RateLimitSettings;
 }
 
@@ -64,7 +70,10 @@ const CORS_HEADERS = [
   'access-control-max-age',
 ];
 
-/** docs/workspace.md, "Adding a page": every set of pages of the workspace, in navigation order. */
+/**
+ * docs/workspace-security.md, "Adding a page": every set of pages of the workspace, in navigation
+ * order.
+ */
 const PAGES: readonly WorkspacePages[] = [
   registerInboxRoutes,
   registerLeadPageRoutes,
@@ -151,7 +160,7 @@ export async function registerWorkspace(
         { parseAs: 'buffer', bodyLimit: FORM_BODY_LIMIT },
         (_request, _body, done) => done(null, undefined),
       );
-      // docs/workspace.md, "Every page": no CORS header (the API's `*` is for the API).
+      // docs/workspace-security.md, "Every page": no CORS header (the API's `*` is for the API).
       scope.addHook('onRoute', (route) => {
         // @fastify/cors reads `cors: false` in a route's config (its types do not declare it).
         route.config = { ...route.config, cors: false } as typeof route.config;
@@ -173,8 +182,8 @@ export async function registerWorkspace(
         return refusalPage(reply, 429, 'Trop de demandes', `${error.message} ${error.hint}`);
       });
       registerGuard(scope, context, policy, settings);
-      // docs/workspace.md, « À traiter » and « Bandeau »: every page of a signed-in member shows the
-      // counts and, while a delivery cause is open, says so.
+      // docs/workspace.md, « La boîte de réception » and « Bandeau »: every page of a signed-in
+      // member shows the counts and, while a delivery cause is open, says so.
       scope.addHook('preHandler', async (request) => {
         if (request.staff && request.method === 'GET') {
           const [counts, open] = await Promise.all([

@@ -8,9 +8,9 @@ import { buildTestApp, validAudit, validContact } from '../helpers/app.ts';
 import { runLeadgate } from '../helpers/leadgate-cli.ts';
 
 /*
- * docs/operations.md, "Export": the French-Excel file reads back, with a spreadsheet-grade parser
- * (Python's csv module), as exactly one record per lead, whatever line breaks the visitors typed,
- * and no cell of it starts with a formula character.
+ * docs/operations.md, "Exporting leads": the French-Excel file reads back, with a spreadsheet-grade
+ * parser (Python's csv module), as exactly one record per lead, whatever line breaks the visitors
+ * typed, and no cell of it starts with a formula character.
  */
 const HOSTILE_TEXTS = [
   'a\n=1+1',

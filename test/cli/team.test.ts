@@ -14,7 +14,10 @@ afterEach(async () => {
   test = dataDir = undefined;
 });
 
-/** docs/workspace.md, "Signing in the first time": the first admin comes from the command line. */
+/**
+ * docs/workspace-security.md, "Signing in the first time": the first admin comes from the command
+ * line.
+ */
 describe('leadgate team add', () => {
   it('prints a single-use invitation link that makes an admin who can sign in', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'leadgate-team-'));
@@ -38,7 +41,7 @@ describe('leadgate team add', () => {
     const token = new URL(link!).searchParams.get('jeton')!;
     const set = { jeton: token, password: PASSWORD, confirmation: PASSWORD };
     expect((await postForm(test.app, '/equipe/invitation', set)).statusCode).toBe(303);
-    // docs/workspace.md, "Passwords": OWASP's scrypt setting, stored in the hash.
+    // docs/workspace-security.md, "Passwords": OWASP's scrypt setting, stored in the hash.
     const account = await test.store.staff.accountByEmail('patron@agence.fr');
     expect(account?.passwordHash).toMatch(/^scrypt\$32768\$8\$3\$/);
     const { cookie } = await signIn(test.app, 'patron@agence.fr');

@@ -8,9 +8,9 @@ import { watchProblems } from './browser.ts';
 export const BROWSER_PASSWORD = 'le café du matin est prêt';
 
 /**
- * docs/workspace.md, "Signing in the first time", in Chromium: a member is invited, follows the
- * link, chooses a name and a password, signs in and lands on the inbox. axe is loaded where
- * scripts run; `problems` collects the page's console errors and failed requests.
+ * docs/workspace-security.md, "Signing in the first time", in Chromium: a member is invited,
+ * follows the link, chooses a name and a password, signs in and lands on the inbox. axe is loaded
+ * where scripts run; `problems` collects the page's console errors and failed requests.
  */
 export async function signedInPage(
   browser: { newContext(options?: BrowserContextOptions): Promise<BrowserContext> },

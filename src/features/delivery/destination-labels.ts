@@ -1,5 +1,5 @@
 /*
- * docs/workspace.md, « Le français partout »: a delivery destination as the team names it, where
+ * docs/workspace.md, « Sur un téléphone »: a delivery destination as the team names it, where
  * the journal keeps a technical name (`agency-notification`, `webhook:<host>:<digest>`, see
  * src/providers/webhooks/webhook-destination.ts). The technical name stays behind a disclosure.
  */

@@ -8,8 +8,8 @@ import { LEAD_KINDS, type LeadKindDescriptor } from '../../kernel/schemas/lead-k
 import { requestPhone } from '../../kernel/schemas/phone-number.ts';
 
 /*
- * docs/operations.md, « CSV pour Excel »: what the team opens in a French spreadsheet. One lead per
- * row, headers from the schemas' French labels (one column per label: the three kinds' e-mail
+ * docs/operations.md, « Exporting leads »: what the team opens in a French spreadsheet. One lead
+ * per row, headers from the schemas' French labels (one column per label: the three kinds' e-mail
  * fields are one « Adresse e-mail »), dates in Paris time as French Excel reads a date
  * (« 02/12/2026 09:16 »), the team's work (status, assignee, answer due, last note), a phone as the
  * team writes it (« 06 12 34 56 78 », which no spreadsheet turns into a number losing its 0), the

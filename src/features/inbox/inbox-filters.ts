@@ -22,9 +22,9 @@ const day = (value: string | undefined) =>
   value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : undefined;
 
 /**
- * docs/workspace.md, « À traiter »: the home view is the requests that promised an answer and that
- * nobody has started, the most overdue first; `vue=tous` is every lead, newest first. A filter
- * chosen in the form replaces the view's own (a status, a type, an order).
+ * docs/workspace.md, « La boîte de réception »: the home view is the requests that promised an
+ * answer and that nobody has started, the most overdue first; `vue=tous` is every lead, newest
+ * first. A filter chosen in the form replaces the view's own (a status, a type, an order).
  */
 export function viewOf(query: Query): 'a-traiter' | 'tous' {
   return query.vue === 'tous' ? 'tous' : 'a-traiter';
@@ -134,7 +134,7 @@ const DATES: readonly Filter[] = [
 ];
 
 /**
- * docs/workspace.md, « La liste d’abord » (GOV.UK's « Filter a list »): the search and three
+ * docs/workspace.md, « La boîte de réception » (GOV.UK's « Filter a list »): the search and three
  * filters in view, the rest in a `<details>` that works without JavaScript, and every active
  * filter as a chip whose link removes it.
  */

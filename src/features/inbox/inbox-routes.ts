@@ -29,9 +29,9 @@ export async function staffNames(context: WorkspaceContext): Promise<Map<string,
 const TROUBLE = new Set(['failed', 'dead', 'refused']);
 
 /**
- * One lead: a row on a laptop, a card on a phone (docs/workspace.md, « La liste d’abord »): who,
- * what they want and the first words of their message, when the answer is due, the team's status,
- * and any delivery trouble.
+ * One lead: a row on a laptop, a card on a phone (docs/workspace.md, « La boîte de réception »):
+ * who, what they want and the first words of their message, when the answer is due, the team's
+ * status, and any delivery trouble.
  */
 function row(
   entry: InboxEntry,
@@ -70,7 +70,8 @@ export function registerInboxRoutes(scope: FastifyInstance, context: WorkspaceCo
       context.store.work.page({ ...filter, order: orderOf(query), after: query.apres, limit: 50 }),
       staffNames(context),
     ]);
-    // docs/workspace.md, « Liste d’opposition »: a lead of a listed address is kept, and flagged.
+    // docs/workspace-privacy.md, « Liste d’opposition »: a lead of a listed address is kept, and
+    // flagged.
     const [optedOut, inbound] = await Promise.all([
       context.store.optOut.among(page.entries.map((entry) => emailOf(entry.lead))),
       inboundMarks(context.store, page.entries),

@@ -2,8 +2,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { stringify } from 'csv-stringify/sync';
 
 /**
- * The one CSV writer for leads (docs/operations.md, "Export"): the `leads export` flavours and any
- * other export of the journal go through it, so the two rules below hold everywhere.
+ * The one CSV writer for leads (docs/operations.md, "Exporting leads"): the `leads export` flavours
+ * and any other export of the journal go through it, so the two rules below hold everywhere.
  *
  * - `machine`: `,`, LF between records, no BOM (scripts, imports);
  * - `excel`: what a French spreadsheet opens right: UTF-8 BOM (or accents come out garbled), `;`

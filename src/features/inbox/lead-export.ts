@@ -5,7 +5,7 @@ import { parseBusinessHours } from './business-hours.ts';
 import type { InboxEntry } from './lead-work.ts';
 import type { Store } from '../../kernel/journal/store.ts';
 
-/** The three exports (docs/operations.md, "Export"): the machine CSV, « CSV pour Excel », JSON. */
+/** The three exports (docs/operations.md, "Exporting leads"): CSV, « CSV pour Excel », JSON. */
 export type ExportFormat = 'csv' | 'excel' | 'json';
 
 /**

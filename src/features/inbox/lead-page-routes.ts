@@ -16,7 +16,10 @@ import { cell, csrfField, parisTime, scrollingTable, sendWorkspacePage } from '.
 import { renderAnswerSection } from '../answers/index.ts';
 import { unmatchedMessageActions } from './unmatched-message-routes.ts';
 
-/** `/equipe/prospects/<id>`: one lead, its history, its delivery (docs/workspace.md, "La fiche"). */
+/**
+ * `/equipe/prospects/<id>`: one lead, its history, its delivery
+ * (docs/workspace.md, "La fiche d'un prospect").
+ */
 export function registerLeadPageRoutes(scope: FastifyInstance, context: WorkspaceContext): void {
   const notFound = (request: FastifyRequest, reply: FastifyReply) =>
     sendWorkspacePage(request, reply, {

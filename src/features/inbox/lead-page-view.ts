@@ -25,7 +25,10 @@ const STEP_LABELS: Record<string, string> = {
   dead: 'Abandonnée',
 };
 
-/** What the lead page shows (docs/workspace.md, « La fiche »), read by lead-page-routes.ts. */
+/**
+ * What the lead page shows (docs/workspace.md, « La fiche d'un prospect »), read by
+ * lead-page-routes.ts.
+ */
 export interface LeadPageFacts {
   entry: InboxEntry;
   activity: Activity[];
@@ -122,7 +125,8 @@ ${activity.length ? html`<ul>${activity.map((line) => html`<li>${parisTime(line.
 
 /**
  * Each destination in the team's words with « Relancer » where it failed; the journal's names, the
- * provider's answer and its ids behind « Détails techniques » (docs/workspace.md, « La fiche »).
+ * provider's answer and its ids behind « Détails techniques »
+ * (docs/workspace.md, « La fiche d'un prospect »).
  */
 function deliverySection({ entry, steps, csrf }: LeadPageFacts): SafeHtml {
   const id = entry.lead.id;

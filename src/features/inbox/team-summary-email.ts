@@ -36,7 +36,7 @@ export interface LeadToSee {
   lines: string[];
 }
 
-/** What the day's summary says (docs/workspace.md, « Le point du matin »). */
+/** What the day's summary says (docs/emails.md, « The daily summary »). */
 export interface TeamSummaryFacts {
   at: Date;
   /** The leads listed, the answer due first (at most a page of them). */
@@ -63,7 +63,7 @@ function requestLine(lead: WaitingLead): string {
 }
 
 /**
- * One entry per person (docs/workspace.md, « Le point du matin »): the name in bold, then each of
+ * One entry per person (docs/emails.md, « The daily summary »): the name in bold, then each of
  * their requests, the most urgent first; the link opens it, or their requests when there are more.
  */
 function personBlock(requests: readonly WaitingLead[], siteUrl: string): MailBlock {

@@ -10,7 +10,7 @@ import { inboundMarks } from '../inbound/index.ts';
 const LISTED = 50;
 
 /**
- * What the team's daily summary says (docs/workspace.md, « Le point du matin »), read through the
+ * What the team's daily summary says (docs/emails.md, « The daily summary »), read through the
  * store's port: the leads still without an answer whose sender was promised one, the one due first
  * on top (arrival order is due order), how many are overdue, what waits in « À vérifier », and
  * every other lead with an unread prospect message or a flagged address (docs/inbound.md).

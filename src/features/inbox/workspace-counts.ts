@@ -2,10 +2,10 @@ import type { Store } from '../../kernel/journal/store.ts';
 import { filterOf } from './inbox-filters.ts';
 
 /**
- * docs/workspace.md, « À traiter »: the navigation's counts on every page (« À traiter 7 ·
- * À vérifier 2 »), by navigation key; the same filters as the lists they lead to. « À vérifier »
- * holds the leads the bot trap kept and the prospects' messages no lead was found for
- * (docs/inbound.md).
+ * docs/workspace.md, « La boîte de réception »: the navigation's counts on every page
+ * (« À traiter 7 · À vérifier 2 »), by navigation key; the same filters as the lists they lead to.
+ * « À vérifier » holds the leads the bot trap kept and the prospects' messages no lead was found
+ * for (docs/inbound.md).
  */
 export async function workspaceCounts(store: Store): Promise<Record<string, number>> {
   const [toHandle, held, unmatched] = await Promise.all([

@@ -6,7 +6,7 @@ declare module '../../kernel/journal/store.ts' {
   interface Store {
     /** docs/consent.md: the newsletter's double opt-in and unsubscriptions. */
     readonly newsletter: NewsletterJournal;
-    /** docs/workspace.md, « Liste d’opposition »: addresses whose leads are handed to no one. */
+    /** docs/workspace-privacy.md, « Liste d’opposition »: addresses whose leads go to no one. */
     readonly optOut: OptOutList;
   }
 }

@@ -17,8 +17,8 @@ export const OPT_OUT_REASONS: Record<string, string> = {
 const PAGE_SIZE = 200;
 
 /**
- * docs/workspace.md, « Liste d’opposition »: the addresses whose new leads are journaled, flagged
- * and handed to no one. The list holds references only, so it is read by typing an address.
+ * docs/workspace-privacy.md, « Liste d’opposition »: the addresses whose new leads are journaled,
+ * flagged and handed to no one. The list holds references only, so it is read by typing an address.
  */
 export function registerOptOutRoutes(scope: FastifyInstance, context: WorkspaceContext): void {
   const { optOut } = context.store;
@@ -85,8 +85,8 @@ ${scrollingTable(
     });
   });
 
-  // docs/workspace.md, « Liste d’opposition »: lifting an opt-out is an admin's decision, checked
-  // on the POST itself (a member's session cannot lift one, whatever page it comes from).
+  // docs/workspace-privacy.md, « Liste d’opposition »: lifting an opt-out is an admin's decision,
+  // checked on the POST itself (a member's session cannot lift one, whatever page it comes from).
   const adminOnly = { config: { workspace: { adminOnly: true } } };
   scope.post('/personnes/opposition/retirer', adminOnly, async (request, reply) => {
     const reference = formText(request.body, 'reference');

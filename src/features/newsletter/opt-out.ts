@@ -13,9 +13,9 @@ export interface OptOutEntry {
 }
 
 /**
- * docs/workspace.md, « Liste d’opposition »: the addresses whose leads are journaled but handed to
- * no one. It keeps the address's salted hash only, so it outlives an erasure without keeping the
- * address.
+ * docs/workspace-privacy.md, « Liste d’opposition »: the addresses whose leads are journaled but
+ * handed to no one. It keeps the address's salted hash only, so it outlives an erasure without
+ * keeping the address.
  */
 export interface OptOutList {
   /** Adds the address (again: keeps the first date); answers its reference. */

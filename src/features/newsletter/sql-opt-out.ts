@@ -10,9 +10,9 @@ const entryOf = (row: Selectable<OptOutsTable>): OptOutEntry => ({
 });
 
 /**
- * The opt-out list (docs/workspace.md, « Liste d’opposition »), keyed by People.reference: the
- * HMAC-SHA256 of the normalised address under the database's own key, the name the forgotten list
- * and the audit trail already give a person.
+ * The opt-out list (docs/workspace-privacy.md, « Liste d’opposition »), keyed by People.reference:
+ * the HMAC-SHA256 of the normalised address under the database's own key, the name the forgotten
+ * list and the audit trail already give a person.
  */
 export class SqlOptOut implements OptOutList {
   constructor(

@@ -10,15 +10,15 @@ import { checkProof, proofField, proofProblem } from '../staff/index.ts';
 import type { WorkspaceContext } from '../staff/index.ts';
 import { csrfField, parisTime, sendWorkspacePage } from '../staff/index.ts';
 
-/** A form that carries the address in its body: never in a URL (docs/workspace.md, "Every page"). */
+/** The address goes in a form's body, never a URL (docs/workspace-security.md, "Every page"). */
 function personForm(action: string, csrf: HtmlValue, address: string, inside: HtmlValue) {
   return html`<form method="post" action="${action}">${csrf}<input type="hidden" name="email" value="${address}">${inside}</form>`;
 }
 
 /**
- * docs/workspace.md, « Personnes »: find a person by address, see, download and erase all the
- * journal holds (the domain code of `leadgate people show` and `people forget`). Every view,
- * download and erasure is in the audit trail under the address's reference.
+ * docs/workspace-privacy.md, « Personnes et RGPD »: find a person by address, see, download and
+ * erase all the journal holds (the domain code of `leadgate people show` and `people forget`).
+ * Every view, download and erasure is in the audit trail under the address's reference.
  */
 export function registerPeopleRoutes(scope: FastifyInstance, context: WorkspaceContext): void {
   const { store } = context;
@@ -127,8 +127,9 @@ ${proofField(proofError)}
     });
   }
 
-  // docs/workspace.md, « Personnes et RGPD »: erasing is for admins, who confirm it with their
-  // password or a current code in the POST that erases (a stolen session alone erases nobody).
+  // docs/workspace-privacy.md, « Personnes et RGPD »: erasing is for admins, who confirm it with
+  // their password or a current code in the POST that erases (a stolen session alone erases
+  // nobody).
   const adminOnly = { config: { workspace: { adminOnly: true } } };
   scope.post('/personnes/effacement', adminOnly, async (request, reply) => {
     const address = formAddress(request.body);

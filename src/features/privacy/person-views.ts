@@ -9,7 +9,7 @@ import { parisTime, scrollingTable } from '../staff/index.ts';
 
 type Row = Record<string, unknown>;
 
-/** docs/workspace.md, « Personnes »: the French name of each table a person has rows in. */
+/** docs/workspace-privacy.md, « Personnes et RGPD »: the French name of each table of a person. */
 const TABLE_LABELS: Record<string, string> = {
   leads: 'Demandes (formulaires, API, assistant)',
   delivery_steps: 'Étapes de livraison',

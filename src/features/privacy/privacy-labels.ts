@@ -6,7 +6,9 @@ import type {
 } from './privacy-register.ts';
 import { PRIVACY_LINK_TTL_MS } from '../../kernel/schemas/privacy-pages.ts';
 
-/** docs/workspace.md, « Le registre des demandes RGPD »: what the team reads for each value. */
+/**
+ * docs/workspace-privacy.md, « Le registre des demandes RGPD »: what the team reads for each value.
+ */
 export const PRIVACY_CHANNEL_LABELS: Record<PrivacyChannel, string> = {
   api: 'API',
   mcp: 'Assistant IA (MCP)',

@@ -41,9 +41,9 @@ function deadlineCell(entry: PrivacyRequestEntry, now: Date) {
 }
 
 /**
- * docs/workspace.md, « Le registre des demandes RGPD »: the requests received through the site, the
- * API and MCP (privacy-service.ts) and those the team enters by hand, each with its one-month
- * deadline (RGPD art. 12.3) and overdue ones flagged.
+ * docs/workspace-privacy.md, « Le registre des demandes RGPD »: the requests received through the
+ * site, the API and MCP (privacy-service.ts) and those the team enters by hand, each with its
+ * one-month deadline (RGPD art. 12.3) and overdue ones flagged.
  */
 export function registerRegisterRoutes(scope: FastifyInstance, context: WorkspaceContext): void {
   const register = context.store.privacyRequests;

@@ -32,7 +32,10 @@ export function startRetention({
 }: {
   store: Pick<Store, 'people'> & Partial<Pick<Store, 'staff'>>;
   days: number;
-  /** docs/workspace.md, "Audit trail": days the team's audit trail is kept (none purged if unset). */
+  /**
+   * docs/workspace-security.md, "Audit trail": days the team's audit trail is kept (none purged if
+   * unset).
+   */
   auditDays?: number;
   clock?: Clock;
   firstRunAfterMs?: number;

@@ -86,7 +86,7 @@ const PERSONAL_LINK_PATHS = [
   PRIVACY_CONFIRM_PATH,
 ];
 
-/** The agency's workspace (docs/workspace.md): staff only, closed to every robot. */
+/** The agency's workspace (docs/workspace-security.md): staff only, closed to every robot. */
 const STAFF_PATHS = [WORKSPACE_PATH];
 
 /**

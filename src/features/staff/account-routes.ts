@@ -11,7 +11,10 @@ import { csrfField, sendWorkspacePage } from './workspace-page.ts';
 
 const RECOVERY_CODES = 10;
 
-/** Ten codes of 10 base32 characters (50 bits each), shown once, kept as SHA-256 (workspace.md). */
+/**
+ * Ten codes of 10 base32 characters (50 bits each), shown once, kept as SHA-256
+ * (docs/workspace-security.md).
+ */
 function recoveryCodes(): string[] {
   return Array.from({ length: RECOVERY_CODES }, () =>
     randomBytes(10)
@@ -26,8 +29,8 @@ function recoveryCodes(): string[] {
 const ownPage = { config: { workspace: { beforeSecondFactor: true } } };
 
 /**
- * docs/workspace.md, "Second factor": each member's own page: set up TOTP (RFC 6238) with any
- * authenticator app, get recovery codes, sign out of every session.
+ * docs/workspace-security.md, "Second factor": each member's own page: set up TOTP (RFC 6238) with
+ * any authenticator app, get recovery codes, sign out of every session.
  */
 export function registerAccountRoutes(scope: FastifyInstance, context: WorkspaceContext): void {
   const page = async (

@@ -4,7 +4,10 @@ import { html, type HtmlValue } from './html.ts';
 import type { StaffAuditEntry } from './staff.ts';
 import type { WorkspaceContext } from './workspace-context.ts';
 
-/** How the trail's lines read (docs/workspace.md, "Audit trail"): what each target and detail is. */
+/**
+ * How the trail's lines read (docs/workspace-security.md, "Audit trail"): what each target and
+ * detail is.
+ */
 export interface AuditWords {
   target(entry: StaffAuditEntry): HtmlValue;
   detail(entry: StaffAuditEntry): string;

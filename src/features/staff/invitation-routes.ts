@@ -45,7 +45,7 @@ function passwordForm(
 }
 
 /**
- * docs/workspace.md, "Accounts": the single-use invitation link opens a form that sets the
+ * docs/workspace-security.md, "Accounts": the single-use invitation link opens a form that sets the
  * password; the link is spent only when a valid password is saved. GET never changes anything.
  */
 export function registerInvitationRoutes(scope: FastifyInstance, context: WorkspaceContext): void {

@@ -7,7 +7,7 @@ import { randomToken, tokenHash } from './secrets.ts';
 
 export { INVITATION_PARAMETER };
 
-/** docs/workspace.md, "Accounts": an invitation link works once, for 48 hours. */
+/** docs/workspace-security.md, "Accounts": an invitation link works once, for 48 hours. */
 export const INVITATION_LIFETIME_MS = 48 * 60 * 60 * 1000;
 export const INVITATION_PATH = '/equipe/invitation';
 

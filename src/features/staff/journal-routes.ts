@@ -8,8 +8,8 @@ import { auditWords } from './audit-targets.ts';
 const PAGE_SIZE = 100;
 
 /**
- * docs/workspace.md, "Audit trail": the admins' view of who did what and when, newest first, a
- * hundred lines a page, filtered by action; kept STAFF_AUDIT_RETENTION_DAYS.
+ * docs/workspace-security.md, "Audit trail": the admins' view of who did what and when, newest
+ * first, a hundred lines a page, filtered by action; kept STAFF_AUDIT_RETENTION_DAYS.
  */
 export function registerJournalRoutes(scope: FastifyInstance, context: WorkspaceContext): void {
   scope.get('/journal', { config: { workspace: { adminOnly: true } } }, async (request, reply) => {

@@ -5,7 +5,9 @@ import { throttleKeys } from './sign-in-throttle.ts';
 import { verifyTotp } from './totp.ts';
 import type { WorkspaceContext } from './workspace-context.ts';
 
-/** The field every re-authenticated form carries (docs/workspace.md, "Re-authentication"). */
+/**
+ * The field every re-authenticated form carries (docs/workspace-security.md, "Re-authentication").
+ */
 export const PROOF_FIELD = 'preuve';
 
 export function proofField(error?: string): SafeHtml {
@@ -22,10 +24,10 @@ export function proofField(error?: string): SafeHtml {
 export type Proof = 'ok' | 'wrong' | 'throttled';
 
 /**
- * docs/workspace.md, "Re-authentication" (OWASP ASVS 3.7.1): a change that a stolen session must
- * not make alone (replacing the second factor, new recovery codes, an erasure) asks the member's
- * current password or a current TOTP code in the POST itself. Counted by the sign-in throttle, so a
- * session cannot be used to guess the password either.
+ * docs/workspace-security.md, "Re-authentication" (OWASP ASVS 3.7.1): a change that a stolen
+ * session must not make alone (replacing the second factor, new recovery codes, an erasure) asks
+ * the member's current password or a current TOTP code in the POST itself. Counted by the sign-in
+ * throttle, so a session cannot be used to guess the password either.
  */
 export async function checkProof(
   context: WorkspaceContext,

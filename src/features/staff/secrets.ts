@@ -11,8 +11,8 @@ export function tokenHash(token: string): string {
 }
 
 /**
- * docs/workspace.md, "Passwords": scrypt with one of OWASP's equivalent settings (N=2^15, r=8,
- * p=3: 32 MiB and about as slow as N=2^17 with a quarter of the memory per sign-in), in Node's
+ * docs/workspace-security.md, "Passwords": scrypt with one of OWASP's equivalent settings (N=2^15,
+ * r=8, p=3: 32 MiB and about as slow as N=2^17 with a quarter of the memory per sign-in), in Node's
  * thread pool. The settings are stored in the hash, so raising them later keeps old hashes valid.
  */
 export interface ScryptCost {
@@ -77,7 +77,10 @@ export function scryptPasswords(cost: ScryptCost = OWASP_SCRYPT): Passwords {
   };
 }
 
-/** docs/workspace.md: 12 to 128 characters (NIST SP 800-63B: length, no composition rules). */
+/**
+ * docs/workspace-security.md, "Passwords": 12 to 128 characters (NIST SP 800-63B: length, no
+ * composition rules).
+ */
 export const PASSWORD_LENGTH = { min: 12, max: 128 } as const;
 
 export function passwordProblem(password: string, confirmation: string): string | undefined {

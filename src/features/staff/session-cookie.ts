@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * docs/workspace.md, "Sessions": behind HTTPS the cookie is `__Host-leadgate_equipe` (Secure, no
- * Domain, Path=/: no subdomain and no plain-HTTP page can set or read it). With an http:// SITE_URL
- * on a loopback host (local development) it is `leadgate_equipe` without Secure; with an http://
- * SITE_URL anywhere else the workspace refuses to sign anyone in.
+ * docs/workspace-security.md, "Sessions": behind HTTPS the cookie is `__Host-leadgate_equipe`
+ * (Secure, no Domain, Path=/: no subdomain and no plain-HTTP page can set or read it). With an
+ * http:// SITE_URL on a loopback host (local development) it is `leadgate_equipe` without Secure;
+ * with an http:// SITE_URL anywhere else the workspace refuses to sign anyone in.
  */
 export interface CookiePolicy {
   name: string;

@@ -15,7 +15,10 @@ export function staffOf(account: StaffAccount): Staff {
   return { id: account.id, email: account.email, name: account.name, role: account.role };
 }
 
-/** docs/workspace.md, "Sessions": a new random token at every sign-in; the journal keeps its hash. */
+/**
+ * docs/workspace-security.md, "Sessions": a new random token at every sign-in; the journal keeps
+ * its hash.
+ */
 export async function openSession(
   store: Store,
   staffId: string,

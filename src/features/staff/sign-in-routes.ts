@@ -41,7 +41,7 @@ function signInPage(reply: FastifyReply, status: number, form: SignInForm, usabl
         </p>`
     : html`<p class="page-alert" role="alert">
         L’espace équipe n’est servi qu’en HTTPS : donnez à SITE_URL une adresse https://
-        (docs/workspace.md).
+        (docs/workspace-security.md).
       </p>`;
   return reply
     .code(status)
@@ -75,8 +75,8 @@ async function secondFactor(
 const WINDOW_MS = 60_000;
 
 /**
- * docs/workspace.md, "Audit trail" (OWASP Logging cheat sheet): a throttled burst is one line per
- * key and minute, with its count, never one line per request.
+ * docs/workspace-security.md, "Audit trail" (OWASP Logging cheat sheet): a throttled burst is one
+ * line per key and minute, with its count, never one line per request.
  */
 async function recordThrottled(
   context: WorkspaceContext,
@@ -97,9 +97,9 @@ const THROTTLE_KEY_LABELS: Record<string, string> = {
 };
 
 /**
- * docs/workspace.md, "Signing in": one form (address, password, and the second factor's code when
- * the account has one); the same work and the same answer for an unknown address, a wrong password,
- * a disabled account or a wrong code; throttled per account and per client address.
+ * docs/workspace-security.md, "Signing in": one form (address, password, and the second factor's
+ * code when the account has one); the same work and the same answer for an unknown address, a wrong
+ * password, a disabled account or a wrong code; throttled per account and per client address.
  */
 export function registerSignInRoutes(
   scope: FastifyInstance,
@@ -161,8 +161,9 @@ export function registerSignInRoutes(
     }
     if (!account || !factor) {
       request.log.warn({ throttleKey: keys.address }, 'workspace: sign-in refused');
-      // docs/workspace.md, "Audit trail": what was typed is never shown (it may be a password, or
-      // a sentence meant for the staff who read the trail): an unknown address by its hash only.
+      // docs/workspace-security.md, "Audit trail": what was typed is never shown (it may be a
+      // password, or a sentence meant for the staff who read the trail): an unknown address by its
+      // hash only.
       await context.recordStaffAction(
         account ? staffOf(account) : null,
         'sign-in-failed',

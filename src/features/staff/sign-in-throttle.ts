@@ -4,12 +4,12 @@ import type { ThrottleRule } from './staff.ts';
 import { tokenHash } from './secrets.ts';
 
 /**
- * docs/workspace.md, "Throttling" (OWASP authentication cheat sheet, ASVS 2.2): after a few free
- * failures, each new one doubles the wait before the next attempt, up to 15 minutes. Counted per
- * account and client together (one client guessing one account), per client (one client trying many
- * accounts) and per account whatever the client (slow guessing from many places: more free
- * failures, so that an attack from one client does not lock the member out). An account key is the
- * hash of the address typed, so an unknown address is throttled exactly as a known one.
+ * docs/workspace-security.md, "Throttling" (OWASP authentication cheat sheet, ASVS 2.2): after a
+ * few free failures, each new one doubles the wait before the next attempt, up to 15 minutes.
+ * Counted per account and client together (one client guessing one account), per client (one client
+ * trying many accounts) and per account whatever the client (slow guessing from many places: more
+ * free failures, so that an attack from one client does not lock the member out). An account key is
+ * the hash of the address typed, so an unknown address is throttled exactly as a known one.
  */
 const FREE_FAILURES = { pair: 5, address: 20, account: 50 } as const;
 const FIRST_WAIT_MS = 1_000;

@@ -20,9 +20,9 @@ function waitStartLimit(rule: ThrottleRule, now: Date): RawBuilder<string> {
 }
 
 /**
- * docs/workspace.md, "Throttling": one upsert counts the attempt only when the rule allows one now
- * (ON CONFLICT … DO UPDATE … WHERE, in SQLite and PostgreSQL alike), so parallel requests and
- * other nodes never both take the last free attempt.
+ * docs/workspace-security.md, "Throttling": one upsert counts the attempt only when the rule allows
+ * one now (ON CONFLICT … DO UPDATE … WHERE, in SQLite and PostgreSQL alike), so parallel requests
+ * and other nodes never both take the last free attempt.
  */
 export async function claimSignInAttempt(
   db: Kysely<Database>,

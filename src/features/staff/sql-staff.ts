@@ -21,7 +21,7 @@ import type { Database, StaffAccountsTable } from '../../kernel/journal/tables.t
 const iso = (date: Date) => date.toISOString();
 const dateOrNull = (text: string | null) => (text === null ? null : new Date(text));
 
-/** docs/workspace.md: the team's accounts, sessions and audit trail, in SQL both dialects run. */
+/** docs/workspace-security.md: the team's accounts, sessions and audit trail, both dialects. */
 export class SqlStaff implements StaffJournal {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -92,7 +92,8 @@ export class SqlStaff implements StaffJournal {
       })
       .where('id', '=', id)
       .execute();
-    // docs/workspace.md, "Accounts": a link made before the account was disabled never reopens it.
+    // docs/workspace-security.md, "Accounts": a link made before the account was disabled never
+    // reopens it.
     if (changes.disabledAt) await this.spendInvitationsOf(this.db, id, now);
   }
 

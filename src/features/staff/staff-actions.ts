@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { StaffAuditEntry } from './staff.ts';
 
 /**
- * docs/workspace.md, "Audit trail": every action the trail records, with its French label for the
- * journal page. A new staff action adds its line here.
+ * docs/workspace-security.md, "Audit trail": every action the trail records, with its French label
+ * for the journal page. A new staff action adds its line here.
  */
 export const STAFF_ACTIONS = {
   'sign-in': 'Connexion',

@@ -1,7 +1,7 @@
 /**
- * The agency's team in the journal (docs/workspace.md): accounts, invitations, sessions, recovery
- * codes, sign-in throttling and the audit trail. Secrets are never stored: invitation and session
- * tokens and recovery codes by their SHA-256, passwords by their scrypt hash.
+ * The agency's team in the journal (docs/workspace-security.md): accounts, invitations, sessions,
+ * recovery codes, sign-in throttling and the audit trail. Secrets are never stored: invitation and
+ * session tokens and recovery codes by their SHA-256, passwords by their scrypt hash.
  */
 export type StaffRole = 'admin' | 'member';
 
@@ -60,7 +60,10 @@ export interface SignInFailures {
   lastFailureAt: Date;
 }
 
-/** docs/workspace.md, "Throttling": when a key's next attempt is allowed, after so many failures. */
+/**
+ * docs/workspace-security.md, "Throttling": when a key's next attempt is allowed, after so many
+ * failures.
+ */
 export interface ThrottleRule {
   /** Failures before any wait. */
   free: number;
@@ -124,9 +127,9 @@ export interface StaffJournal {
   /** Sign-in throttling, shared by every node: failures per key (an address, an account). */
   signInFailures(keys: readonly string[]): Promise<Map<string, SignInFailures>>;
   /**
-   * docs/workspace.md, "Throttling": counts one attempt as a failure under `key` if the rule allows
-   * an attempt now, in one statement (increment-then-check: two nodes or two parallel requests
-   * cannot both take the last free attempt); else says when the wait ends.
+   * docs/workspace-security.md, "Throttling": counts one attempt as a failure under `key` if the
+   * rule allows an attempt now, in one statement (increment-then-check: two nodes or two parallel
+   * requests cannot both take the last free attempt); else says when the wait ends.
    */
   claimSignInAttempt(key: string, rule: ThrottleRule, now: Date): Promise<SignInClaim>;
   /** Gives back one claimed attempt (it succeeded, or another key refused it). */
@@ -143,8 +146,9 @@ export interface StaffJournal {
   /** The trail, newest first. */
   auditTrail(query: { limit: number; before?: Date; action?: string }): Promise<StaffAuditEntry[]>;
   /**
-   * docs/workspace.md, "Audit trail": deletes trail lines older than the date, and sessions,
-   * invitations and throttling counters that ended before it; returns the trail lines deleted.
+   * docs/workspace-security.md, "Audit trail": deletes trail lines older than the date, and
+   * sessions, invitations and throttling counters that ended before it; returns the trail lines
+   * deleted.
    */
   purgeBefore(before: Date): Promise<number>;
 }

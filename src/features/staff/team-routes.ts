@@ -38,8 +38,9 @@ function accountActions(
 }
 
 /**
- * docs/workspace.md, "Accounts": admins see the team, invite a colleague (a single-use link shown
- * once), disable an account (its sessions end at once) or re-enable it, and demand a second factor.
+ * docs/workspace-security.md, "Accounts": admins see the team, invite a colleague (a single-use
+ * link shown once), disable an account (its sessions end at once) or re-enable it, and demand a
+ * second factor.
  */
 export function registerTeamRoutes(scope: FastifyInstance, context: WorkspaceContext): void {
   const teamPage = async (

@@ -16,22 +16,25 @@ export interface Staff {
   role: StaffRole;
 }
 
-/** What the workspace's pages get (docs/workspace.md, "Adding a page"). */
+/** What the workspace's pages get (docs/workspace-security.md, "Adding a page"). */
 export interface WorkspaceContext {
   config: Config;
   store: Store;
   dispatcher: Dispatcher;
   /** The delivery provider (an erasure also asks it to forget the person: forgetPerson). */
   provider: Provider;
-  /** docs/workspace.md, "Passwords": scrypt hashing and verification. */
+  /** docs/workspace-security.md, "Passwords": scrypt hashing and verification. */
   passwords: Passwords;
-  /** docs/workspace.md, "Throttling": sign-ins and re-authentications, per key, on every node. */
+  /**
+   * docs/workspace-security.md, "Throttling": sign-ins and re-authentications, per key, on every
+   * node.
+   */
   signInThrottle: SignInThrottle;
   /** The workspace's clock (sessions, invitations, the trail); tests move it. */
   now(): Date;
   /**
-   * docs/workspace.md, "Audit trail": journals who did what, when, to what. `target` is an id
-   * (`lead:<id>`, `staff:<id>`, `person:<reference>`), never an address or a name.
+   * docs/workspace-security.md, "Audit trail": journals who did what, when, to what. `target` is an
+   * id (`lead:<id>`, `staff:<id>`, `person:<reference>`), never an address or a name.
    */
   recordStaffAction(
     staff: Staff | null,

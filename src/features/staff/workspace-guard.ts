@@ -9,7 +9,7 @@ import { workspacePage } from './workspace-page.ts';
 
 export const SIGN_IN_PATH = '/equipe/connexion';
 
-/** docs/workspace.md, "Every page": never cached, never indexed, the site's strict CSP. */
+/** docs/workspace-security.md, "Every page": never cached, never indexed, the site's strict CSP. */
 export const WORKSPACE_HEADERS: Record<string, string> = {
   ...HTML_SECURITY_HEADERS,
   'cache-control': 'no-store',
@@ -77,9 +77,10 @@ function sameToken(sent: unknown, expected: string): boolean {
 }
 
 /**
- * The session guard of every workspace route (docs/workspace.md): headers first, then the origin of
- * a POST, then the session (a 303 to the sign-in page without one: never data), then the role and
- * the admin-required second factor; after the body is read, the `_csrf` token of a POST.
+ * The session guard of every workspace route (docs/workspace-security.md, "Every page"): headers
+ * first, then the origin of a POST, then the session (a 303 to the sign-in page without one: never
+ * data), then the role and the admin-required second factor; after the body is read, the `_csrf`
+ * token of a POST.
  */
 export function registerGuard(
   scope: FastifyInstance,

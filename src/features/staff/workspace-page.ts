@@ -18,7 +18,7 @@ export interface WorkspaceNavItem {
   primary?: boolean;
 }
 
-/** docs/workspace.md, "Adding a page": a new section adds its entry here. */
+/** docs/workspace-security.md, "Adding a page": a new section adds its entry here. */
 export const WORKSPACE_NAV: readonly WorkspaceNavItem[] = [
   { key: 'prospects', path: '/equipe', label: 'À traiter', primary: true },
   { key: 'a-verifier', path: '/equipe/a-verifier', label: 'À vérifier', primary: true },

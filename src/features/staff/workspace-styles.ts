@@ -135,7 +135,8 @@ export const WORKSPACE_CSS = `
 .table-scroll {
   position: relative;
 }
-/* docs/workspace.md, « La liste d’abord »: the search and three filters in view, the rest folded. */
+/* docs/workspace.md, « La boîte de réception »: the search and three filters in view, the rest
+   folded. */
 .filters {
   margin-bottom: 0.5rem;
 }
@@ -167,7 +168,8 @@ export const WORKSPACE_CSS = `
 .filter-search {
   grid-column: 1 / -2;
 }
-/* docs/workspace.md, « La fiche »: who, what, when, the actions and the follow-up in one screen. */
+/* docs/workspace.md, « La fiche d'un prospect »: who, what, when, the actions and the follow-up
+   in one screen. */
 .lead-facts p {
   margin-block: 0 0.5rem;
 }

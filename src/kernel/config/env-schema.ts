@@ -297,7 +297,8 @@ export const EnvSchema = Type.Object({
     minimum: 5,
     maximum: 1440,
     default: 60,
-    description: 'Workspace (`/equipe`): a session idle this long is closed (docs/workspace.md)',
+    description:
+      'Workspace (`/equipe`): a session idle this long is closed (docs/workspace-security.md)',
   }),
   STAFF_SESSION_MAX_HOURS: integer({
     minimum: 1,

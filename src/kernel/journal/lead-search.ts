@@ -1,9 +1,9 @@
 import type { AliasableExpression, Expression, SqlBool } from 'kysely';
 
 /**
- * What differs between the dialects in the inbox's queries (docs/workspace.md, "Recherche"): the
- * full-text match and reading a field of the JSON payload. One implementation per dialect, chosen by
- * createStore.
+ * What differs between the dialects in the inbox's queries
+ * (docs/workspace.md, "La boîte de réception"): the full-text match and reading a field of the JSON
+ * payload. One implementation per dialect, chosen by createStore.
  */
 export interface LeadSearchDialect {
   /** True for a lead whose words include each of `words` as a prefix. */

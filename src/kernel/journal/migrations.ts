@@ -6,9 +6,10 @@ import { privacyDeskMigration } from './privacy-desk-migration.ts';
 import { staffMigration } from './staff-migration.ts';
 
 /**
- * The schema objects that differ by database (docs/workspace.md, "Recherche" and "Performances"):
- * each adapter gives its own (sqlite/sqlite-lead-search.ts, postgres/postgres-lead-search.ts), chosen
- * in create-store.ts with the rest of the adapter, so no migration asks which database it runs on.
+ * The schema objects that differ by database (docs/workspace.md, "La boîte de réception" and
+ * "Performances"): each adapter gives its own (sqlite/sqlite-lead-search.ts,
+ * postgres/postgres-lead-search.ts), chosen in create-store.ts with the rest of the adapter, so no
+ * migration asks which database it runs on.
  */
 export interface DialectSchema {
   /** Full-text search over what a person wrote, kept up to date by the database itself. */
@@ -231,7 +232,7 @@ export function migrations(schema: DialectSchema): Readonly<Record<string, Migra
         and delivery_steps.status = 'refused')`.execute(db);
       },
     },
-    // The agency's team and its audit trail (docs/workspace.md).
+    // The agency's team and its audit trail (docs/workspace-security.md).
     '2026-11-26-500-staff': staffMigration,
     // docs/consent.md, "Requests about one's data": the register of RGPD requests. The address is
     // `address`, not `email`: People.forget() deletes every row of an `email` column, and the
@@ -351,7 +352,7 @@ export function migrations(schema: DialectSchema): Readonly<Record<string, Migra
         await db.schema.alterTable('delivery_alerts').addColumn('holds', 'text').execute();
       },
     },
-    // docs/workspace.md, "Audit trail": a throttled burst is one line with its count.
+    // docs/workspace-security.md, "Audit trail": a throttled burst is one line with its count.
     '2026-11-28-750-audit-repeats': {
       async up(db) {
         await db.schema

@@ -1,10 +1,10 @@
 import type { Migration } from 'kysely';
 
 /**
- * docs/workspace.md, « Personnes et RGPD »: the register's columns for a request the team enters by
- * hand (how the identity was checked, what was done), and the opt-out list. The list's column is
- * `reference`, never `email`: People.forget() deletes every row of an `email` column, and the list
- * must outlive the erasure it often comes with.
+ * docs/workspace-privacy.md, « Personnes et RGPD »: the register's columns for a request the team
+ * enters by hand (how the identity was checked, what was done), and the opt-out list. The list's
+ * column is `reference`, never `email`: People.forget() deletes every row of an `email` column, and
+ * the list must outlive the erasure it often comes with.
  */
 export const privacyDeskMigration: Migration = {
   async up(db) {

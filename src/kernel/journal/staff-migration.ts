@@ -1,10 +1,11 @@
 import type { Migration } from 'kysely';
 
 /**
- * The agency's team (docs/workspace.md): accounts, single-use invitations, server-side sessions,
- * recovery codes, sign-in throttling counters and the audit trail. No column is named `email` or
- * `lead_id`: the rights of access and erasure (sql-people.ts) read every such table as a person's,
- * and a staff account or the trail of who looked at a lead is not the lead's person's data.
+ * The agency's team (docs/workspace-security.md): accounts, single-use invitations, server-side
+ * sessions, recovery codes, sign-in throttling counters and the audit trail. No column is named
+ * `email` or `lead_id`: the rights of access and erasure (sql-people.ts) read every such table as a
+ * person's, and a staff account or the trail of who looked at a lead is not the lead's person's
+ * data.
  */
 export const staffMigration: Migration = {
   async up(db) {

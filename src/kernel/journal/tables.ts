@@ -149,7 +149,7 @@ export interface NewsletterConfirmationsTable {
   withdrawn_at: string | null;
 }
 
-/** docs/workspace.md: the agency's team (staff-migration.ts). */
+/** docs/workspace-security.md: the agency's team (staff-migration.ts). */
 export interface StaffAccountsTable {
   id: string;
   address: string;
@@ -241,7 +241,10 @@ export interface PrivacyRequestsTable {
   outcome: string | null;
 }
 
-/** docs/workspace.md, « Liste d’opposition »: an address by its reference only (People.reference). */
+/**
+ * docs/workspace-privacy.md, « Liste d’opposition »: an address by its reference only
+ * (People.reference).
+ */
 export interface OptOutsTable {
   reference: string;
   added_at: string;

@@ -1,5 +1,5 @@
 /*
- * A count as a French person writes it (docs/workspace.md, « Le français partout »): 0 and 1 take
+ * A count as a French person writes it (docs/workspace.md, « Sur un téléphone »): 0 and 1 take
  * the singular (« 0 prospect », « 1 prospect », « 2 prospects »), thousands are grouped (« 1 000 »).
  * The one count helper of every page, e-mail and command the team reads; the plural rule is
  * frenchPlural's (french-date.ts).

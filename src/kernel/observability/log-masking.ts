@@ -25,8 +25,9 @@ export function maskUrl(url: string, secrets: readonly string[]): string {
     url.length > LOGGED_URL_MAX
       ? `${url.slice(0, LOGGED_URL_MAX)}…[${url.length - LOGGED_URL_MAX} caractères coupés]`
       : url;
-  // docs/workspace.md: what the team searches for is a person's name or words: personal data,
-  // masked before decoding (a `%26` in it stays inside the value) and again after.
+  // docs/workspace-security.md, "Every page": what the team searches for is a person's name or
+  // words: personal data, masked before decoding (a `%26` in it stays inside the value) and again
+  // after.
   const workspace = cut.startsWith(WORKSPACE_PATH);
   let decoded = (workspace ? cut.replace(WORKSPACE_SEARCH, '$1[masqué]') : cut).replace(/\+/g, ' ');
   for (let round = 0; round < DECODING_ROUNDS && decoded.includes('%'); round++) {
@@ -34,7 +35,8 @@ export function maskUrl(url: string, secrets: readonly string[]): string {
     if (next === decoded) break;
     decoded = next;
   }
-  // docs/workspace.md: an invitation link's token opens an account; it never reaches a log.
+  // docs/workspace-security.md, "Every page": an invitation link's token opens an account; it never
+  // reaches a log.
   const searched = workspace ? decoded.replace(WORKSPACE_SEARCH, '$1[masqué]') : decoded;
   return maskText(searched.replace(INVITATION_TOKEN, '$1[masqué]'), secrets);
 }

@@ -32,7 +32,7 @@ describe('inbound messages, bounces and complaints (docs/inbound.md)', () => {
     return (path: string) => t.app.inject({ url: path, headers: { cookie } }).then((r) => r.body);
   }
 
-  /** The text of the team's daily summary as it would leave now (docs/workspace.md). */
+  /** The text of the team's daily summary as it would leave now (docs/emails.md). */
   async function summaryText() {
     const facts = await teamSummaryFacts(
       t.store,
@@ -209,7 +209,7 @@ Vous faites des sites ?
     expect(review).not.toContain('robot@example.net');
     expect(await t.store.inbound.unmatched(10)).toEqual([]);
 
-    // docs/workspace.md, "Audit trail": the lead by its name, the stranger by no address.
+    // docs/workspace-security.md, "Audit trail": the lead by its name, the stranger by no address.
     await activeMember(t.app, t.store, 'admin@agence.fr', 'admin');
     const admin = await signIn(t.app, 'admin@agence.fr');
     const trail = (

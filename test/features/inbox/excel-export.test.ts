@@ -10,9 +10,9 @@ import { useTestApp, validAudit, validContact } from '../../helpers/app.ts';
 import { activeMember, FAST_SCRYPT, signIn } from '../staff/staff-session.ts';
 
 /*
- * docs/operations.md, « CSV pour Excel »: the file the team opens in a French spreadsheet, read back
- * by LibreOffice Calc (Debian's libreoffice-calc) importing it as a French user's does (`;`, UTF-8,
- * language fr-FR), converted to a flat OpenDocument file whose cells say their type.
+ * docs/operations.md, « Exporting leads »: the file the team opens in a French spreadsheet, read
+ * back by LibreOffice Calc (Debian's libreoffice-calc) importing it as a French user's does (`;`,
+ * UTF-8, language fr-FR), converted to a flat OpenDocument file whose cells say their type.
  */
 const dir = mkdtempSync(join(tmpdir(), 'leadgate-excel-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

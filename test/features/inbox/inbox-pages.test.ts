@@ -5,7 +5,10 @@ import { useTestApp, validAudit, validContact } from '../../helpers/app.ts';
 import { holdAsSpam } from '../../helpers/test-stores.ts';
 import { activeMember, postForm, signIn } from '../staff/staff-session.ts';
 
-/** docs/workspace.md, "La boîte de réception", "La fiche", "À vérifier": the pages, through app.inject. */
+/**
+ * docs/workspace.md, "La boîte de réception", "La fiche d'un prospect", "À vérifier": the pages,
+ * through app.inject.
+ */
 describe('the inbox, a lead page and « À vérifier » (docs/workspace.md)', () => {
   const t = useTestApp();
 
@@ -20,7 +23,7 @@ describe('the inbox, a lead page and « À vérifier » (docs/workspace.md)', ()
     const { cookie } = await member();
     const inbox = await t.app.inject({ url: '/equipe', headers: { cookie } });
     expect(inbox.statusCode).toBe(200);
-    // docs/workspace.md, « À traiter »: the home view, with the navigation's counts.
+    // docs/workspace.md, « La boîte de réception »: the home view, with the navigation's counts.
     expect(inbox.body).toContain('<caption>À traiter : 2 prospects</caption>');
     expect(inbox.body).toMatch(/À traiter <span class="nav-count">2<\/span>/);
     expect(inbox.body).toContain('Marie Dupont');

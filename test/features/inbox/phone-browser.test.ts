@@ -174,7 +174,7 @@ describe('the workspace on a phone and a laptop (docs/workspace.md)', () => {
   }
 
   /**
-   * docs/workspace.md, « Une matinée sur un téléphone »: the morning's work at 390 × 844, each step
+   * docs/workspace.md, « Sur un téléphone »: the morning's work at 390 × 844, each step
    * reached in a counted number of taps (a tap: a click, or a choice in a list).
    */
   it('a morning at 390 px: each task in a counted number of taps', async () => {

@@ -8,7 +8,7 @@ import { mailIdentity } from '../../../src/features/site/mail-identity.ts';
 import { workerChromium } from '../../helpers/browser.ts';
 
 /*
- * docs/workspace.md, « Le point du matin »: the summary is read on a phone first. At 390 px, with
+ * docs/emails.md, « The daily summary »: the summary is read on a phone first. At 390 px, with
  * long names and topics, nothing of it scrolls sideways (Debian's Chromium).
  */
 const AT = new Date('2026-11-26T07:30:00Z');
@@ -32,7 +32,7 @@ beforeAll(async () => {
   browser = await workerChromium();
 });
 
-describe('the daily summary on a phone (docs/workspace.md, « Le point du matin »)', () => {
+describe('the daily summary on a phone (docs/emails.md, « The daily summary »)', () => {
   it('fits 390 px: no sideways scrolling, each person once, the names in bold', async () => {
     const leads = [
       waiting(1, 'marie-ange.de-la-villemarque-duplessis@cabinet-tres-long.example.fr', -3),

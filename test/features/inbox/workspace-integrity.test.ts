@@ -20,14 +20,14 @@ import {
 } from '../staff/staff-session.ts';
 
 /*
- * docs/workspace.md: the workspace's smaller rules. Invitations spent, the second factor and
- * recovery codes changed only with a proof, form values among what the page offered, a reply link
- * that carries one address, values meant to be one line shown on one line, search terms out of the
- * logs, no CORS header.
+ * docs/workspace-security.md: the workspace's smaller rules. Invitations spent, the second factor
+ * and recovery codes changed only with a proof, form values among what the page offered, a reply
+ * link that carries one address, values meant to be one line shown on one line, search terms out of
+ * the logs, no CORS header.
  */
 const { clock, lines, options: signInOptions } = signInSetup();
 
-describe('the workspace’s integrity rules (docs/workspace.md)', () => {
+describe('the workspace’s integrity rules (docs/workspace-security.md)', () => {
   const t = useTestApp(signInOptions);
   let admin: { cookie: string; csrf: string } | undefined;
   const signedInAdmin = async () => {

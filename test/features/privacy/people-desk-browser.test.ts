@@ -9,11 +9,11 @@ import { useSiteInChromium } from '../../helpers/browser-site.ts';
 import { BROWSER_PASSWORD, signedInPage } from '../../helpers/browser-staff.ts';
 
 /**
- * docs/workspace.md, « Personnes et RGPD »: find a person, download them, erase them (gone from the
- * journal and the outbox), then the register and the opt-out list, in Debian's Chromium at 390 and
- * 1,366 px, JavaScript on and off; axe on every page where scripts run.
+ * docs/workspace-privacy.md, « Personnes et RGPD »: find a person, download them, erase them (gone
+ * from the journal and the outbox), then the register and the opt-out list, in Debian's Chromium at
+ * 390 and 1,366 px, JavaScript on and off; axe on every page where scripts run.
  */
-describe('the people desk in Chromium (docs/workspace.md)', () => {
+describe('the people desk in Chromium (docs/workspace-privacy.md)', () => {
   const chromium = useSiteInChromium();
 
   async function check(page: Page, width: number, javaScript: boolean) {
@@ -39,7 +39,7 @@ describe('the people desk in Chromium (docs/workspace.md)', () => {
           chromium,
           origin,
           test.store,
-          // docs/workspace.md, « Personnes et RGPD »: erasing is for admins.
+          // docs/workspace-privacy.md, « Personnes et RGPD »: erasing is for admins.
           { email: `rgpd-${run}@agence.fr`, name: 'Camille Martin', role: 'admin' },
           { width, javaScript, acceptDownloads: true },
         );
@@ -70,7 +70,8 @@ describe('the people desk in Chromium (docs/workspace.md)', () => {
           .toContain('Effacer');
         await check(page, width, javaScript);
         await page.getByLabel(/Ajouter aussi l’adresse à la liste d’opposition/).check();
-        // The admin's password, in the POST that erases (docs/workspace.md, « Re-authentication »).
+        // The admin's password, in the POST that erases (docs/workspace-security.md, «
+        // Re-authentication »).
         await page.getByLabel(/^Votre mot de passe, ou un code/).fill(BROWSER_PASSWORD);
         await page.getByRole('button', { name: 'Effacer définitivement' }).click();
         await expect

@@ -8,14 +8,14 @@ import { useTestApp, validContact } from '../../helpers/app.ts';
 import { activeMember, FAST_SCRYPT, PASSWORD, postForm, signIn } from '../staff/staff-session.ts';
 
 /*
- * docs/workspace.md, « Personnes et RGPD »: a person found by address, downloaded and erased with
- * the domain code of `people show` and `people forget`; the register of RGPD requests and its
- * one-month deadline; the opt-out list and what it does to delivery. On both journals.
+ * docs/workspace-privacy.md, « Personnes et RGPD »: a person found by address, downloaded and
+ * erased with the domain code of `people show` and `people forget`; the register of RGPD requests
+ * and its one-month deadline; the opt-out list and what it does to delivery. On both journals.
  */
 const PERSON = 'marie.dupont@example.fr';
 const DAY = 86_400_000;
 
-describe('the people and RGPD desk (docs/workspace.md)', () => {
+describe('the people and RGPD desk (docs/workspace-privacy.md)', () => {
   const t = useTestApp({ passwordCost: FAST_SCRYPT });
   let session: { cookie: string; csrf: string } | undefined;
 
@@ -27,7 +27,10 @@ describe('the people and RGPD desk (docs/workspace.md)', () => {
     return session;
   }
 
-  /** docs/workspace.md, « Personnes et RGPD »: erasing and lifting an opt-out are for admins. */
+  /**
+   * docs/workspace-privacy.md, « Personnes et RGPD »: erasing and lifting an opt-out are for
+   * admins.
+   */
   let adminSession: { cookie: string; csrf: string } | undefined;
   async function admin() {
     if (!adminSession) {

@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 /**
- * docs/workspace.md, "Audit trail": the daily retention run deletes trail lines older than
+ * docs/workspace-security.md, "Audit trail": the daily retention run deletes trail lines older than
  * STAFF_AUDIT_RETENTION_DAYS and the sessions and invitations that ended before that date; two
  * nodes read the same trail.
  */

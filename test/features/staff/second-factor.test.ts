@@ -43,7 +43,7 @@ describe('the html template escapes by default (../shared/STYLE.md)', () => {
   });
 });
 
-describe('the second factor in the workspace (docs/workspace.md, "Second factor")', () => {
+describe('the second factor in the workspace (docs/workspace-security.md, "Second factor")', () => {
   const testApp = useTestApp({ now: () => clock.now, passwordCost: FAST_SCRYPT });
 
   it('once set up, signing in needs a code; a code is not accepted twice; a recovery code works once', async () => {

@@ -14,10 +14,10 @@ import {
 } from '../staff/staff-session.ts';
 
 /*
- * docs/workspace.md, "Throttling" and "Audit trail" (OWASP ASVS 2.2 and 2.8, the Logging cheat
- * sheet): the throttle decides before scrypt, with one increment-then-check per key in the journal,
- * so parallel requests and a second node cannot slip past it; a TOTP step is claimed once; a burst
- * is one trail line with its count; what is typed at sign-in is never shown or logged.
+ * docs/workspace-security.md, "Throttling" and "Audit trail" (OWASP ASVS 2.2 and 2.8, the Logging
+ * cheat sheet): the throttle decides before scrypt, with one increment-then-check per key in the
+ * journal, so parallel requests and a second node cannot slip past it; a TOTP step is claimed once;
+ * a burst is one trail line with its count; what is typed at sign-in is never shown or logged.
  */
 const { clock, lines, options: signInOptions } = signInSetup();
 

@@ -100,8 +100,9 @@ export async function signIn(
 }
 
 /**
- * A cheap scrypt for the tests that sign in many times (docs/workspace.md, "Passwords"): the
- * production cost is checked by test/cli/team.test.ts and the browser test, which use the default.
+ * A cheap scrypt for the tests that sign in many times (docs/workspace-security.md, "Passwords"):
+ * the production cost is checked by test/cli/team.test.ts and the browser test, which use the
+ * default.
  */
 export const FAST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 };
 

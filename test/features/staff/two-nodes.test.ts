@@ -12,9 +12,10 @@ afterEach(async () => {
 });
 
 /**
- * docs/workspace.md: the workspace keeps nothing in a node's memory: a session opened on one node
- * works on the other, and a status or an assignee set on one is what the other shows (both
- * journals: two processes on one SQLite file, or two nodes on one PostgreSQL database).
+ * docs/workspace-security.md, "Sessions", and docs/workspace.md: the workspace keeps nothing in a
+ * node's memory: a session opened on one node works on the other, and a status or an assignee set
+ * on one is what the other shows (both journals: two processes on one SQLite file, or two nodes on
+ * one PostgreSQL database).
  */
 describe(`the workspace on two nodes of one journal (${defaultTestDialect})`, () => {
   it('a session, a status and an assignee set on one node are what the other shows', async () => {

@@ -19,7 +19,10 @@ const VNU_JAR = join(
   '../build/dist/vnu.jar',
 );
 
-/** docs/workspace.md, « Personnes et RGPD »: a person with a lead, the erasure's question, the register, the list. */
+/**
+ * docs/workspace-privacy.md, « Personnes et RGPD »: a person with a lead, the erasure's question,
+ * the register, the list.
+ */
 async function peopleDeskPages(app: FastifyInstance, cookie: string, csrf: string) {
   const email = 'marie.dupont@example.fr';
   await postJson(app, '/api/contact', { ...validContact, EMAIL: email });

@@ -49,7 +49,7 @@ function expectWorkspaceHeaders(headers: Record<string, unknown>, what: string) 
   expect(String(headers['content-security-policy']), what).not.toContain('unsafe-inline');
 }
 
-describe('workspace: sessions, CSRF and headers on every route (docs/workspace.md)', () => {
+describe('workspace: sessions, CSRF and headers on every route (docs/workspace-security.md)', () => {
   const testApp = useTestApp({
     passwordCost: FAST_SCRYPT,
     now: () => clock.now,
@@ -301,7 +301,7 @@ describe('workspace: sessions, CSRF and headers on every route (docs/workspace.m
     });
     expect(through.statusCode).toBe(303);
     expect(lines.some((line) => line.includes('workspace: sign-in throttled'))).toBe(true);
-    // One line per key and minute, with its count (docs/workspace.md, "Audit trail").
+    // One line per key and minute, with its count (docs/workspace-security.md, "Audit trail").
     const trail = await store.staff.auditTrail({ limit: 500, action: 'sign-in-throttled' });
     expect(trail.reduce((total, line) => total + (line.repeats ?? 1), 0)).toBeGreaterThanOrEqual(3);
   });
@@ -321,7 +321,8 @@ describe('workspace: sessions, CSRF and headers on every route (docs/workspace.m
       expect((await post(`compte${attempt}@agence.fr`)).statusCode).toBe(401);
     }
     expect((await post('compte-neuf@agence.fr')).statusCode).toBe(429);
-    // Twenty-one scrypts: slow on a loaded machine, on purpose (docs/workspace.md, "Passwords").
+    // Twenty-one scrypts: slow on a loaded machine, on purpose (docs/workspace-security.md,
+    // "Passwords").
   }, 180_000);
 
   it('makes an invitation single-use and valid 48 hours, and refuses a short password on the field', async () => {
@@ -387,7 +388,7 @@ describe('workspace: sessions, CSRF and headers on every route (docs/workspace.m
   });
 });
 
-describe('workspace: the session cookie (docs/workspace.md, "Sessions")', () => {
+describe('workspace: the session cookie (docs/workspace-security.md, "Sessions")', () => {
   it('is __Host-, Secure, HttpOnly, SameSite=Lax, Path=/ and without Domain behind HTTPS', async () => {
     const test = await buildTestApp({
       env: { SITE_URL: 'https://agence.example' },
