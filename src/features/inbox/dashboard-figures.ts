@@ -1,5 +1,6 @@
 import { ANSWERED_KINDS, PROMISED_HOURS } from './answer-promise.ts';
 import { answerFigures, median, type AnswerFigures } from './answer-figures.ts';
+import type { FirstAnswer } from '../answers/index.ts';
 import { summarizeBacklog, type BacklogSummary } from '../delivery/index.ts';
 import {
   addDays,
@@ -41,30 +42,36 @@ export interface DashboardFigures {
   failing: InboxEntry[];
 }
 
-async function weekFigures(
-  store: Store,
-  from: Date,
-  to: Date,
+/** What one query reads for both weeks, split into last week's (0) and this week's (1). */
+interface WeeksRead {
+  received: ReceivedCount[][];
+  starts: { receivedAt: Date; startedAt: Date }[];
+  caught: CaughtCount[][];
+  firsts: FirstAnswer[];
+}
+
+function weekFigures(
+  read: WeeksRead,
+  week: 0 | 1,
+  [from, to]: [Date, Date],
   hours: BusinessHours,
-): Promise<WeekFigures> {
-  const [received, starts, caught, firsts] = await Promise.all([
-    store.work.countReceived(from, to),
-    store.work.startTimes(from, to),
-    store.work.caughtByReason(from, to),
-    store.answers.firstAnswers(from, to),
-  ]);
-  const delays = starts.map(({ receivedAt, startedAt }) =>
-    businessMsBetween(receivedAt, startedAt, hours),
-  );
+): WeekFigures {
+  const within = (at: Date) => at >= from && at < to;
+  const delays = read.starts
+    .filter(({ startedAt }) => within(startedAt))
+    .map(({ receivedAt, startedAt }) => businessMsBetween(receivedAt, startedAt, hours));
   return {
     from,
     to,
-    received,
+    received: read.received[week]!,
     medianStartMs: median(delays),
     started: delays.length,
     startedInTime: delays.filter((ms) => ms <= PROMISED_HOURS * 3_600_000).length,
-    caught,
-    answers: answerFigures(firsts, hours),
+    caught: read.caught[week]!,
+    answers: answerFigures(
+      read.firsts.filter(({ at }) => within(at)),
+      hours,
+    ),
   };
 }
 
@@ -91,7 +98,11 @@ async function latestFailing(store: Store): Promise<InboxEntry[]> {
     .slice(0, FAILING_SHOWN);
 }
 
-/** Every figure of the dashboard, read through the store's port (the same SQL on both journals). */
+/**
+ * Every figure of the dashboard, read through the store's port (the same SQL on both journals):
+ * each figure reads both weeks in one query, the two waiting counts in another
+ * (docs/performance.md, « The workspace »).
+ */
 export async function dashboardFigures(
   store: Store,
   now: Date,
@@ -100,19 +111,24 @@ export async function dashboardFigures(
   const monday = parisWeekStart(now);
   const weekStart = parisTimeOn(monday, 0);
   const lastWeekStart = parisTimeOn(addDays(monday, -7), 0);
-  const [thisWeek, lastWeek, waiting, overdue, destinations, failing] = await Promise.all([
-    weekFigures(store, weekStart, now, hours),
-    weekFigures(store, lastWeekStart, weekStart, hours),
-    store.work.countWaiting(ANSWERED_KINDS, now),
-    store.work.countWaiting(ANSWERED_KINDS, overdueCutoff(now, PROMISED_HOURS, hours)),
-    store.deliveries.backlog(),
-    latestFailing(store),
-  ]);
+  const bounds = [lastWeekStart, weekStart, now];
+  const overdueAt = overdueCutoff(now, PROMISED_HOURS, hours);
+  const [received, starts, caught, firsts, [waiting, overdue], destinations, failing] =
+    await Promise.all([
+      store.work.countReceived(bounds),
+      store.work.startTimes(lastWeekStart, now),
+      store.work.caughtByReason(bounds),
+      store.answers.firstAnswers(lastWeekStart, now),
+      store.work.countWaiting(ANSWERED_KINDS, [now, overdueAt]),
+      store.deliveries.backlog(),
+      latestFailing(store),
+    ]);
+  const read = { received, starts, caught, firsts };
   return {
-    thisWeek,
-    lastWeek,
-    waiting,
-    overdue,
+    thisWeek: weekFigures(read, 1, [weekStart, now], hours),
+    lastWeek: weekFigures(read, 0, [lastWeekStart, weekStart], hours),
+    waiting: waiting!,
+    overdue: overdue!,
     backlog: summarizeBacklog(destinations, now),
     destinations,
     failing,

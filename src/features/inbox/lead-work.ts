@@ -147,17 +147,23 @@ export interface LeadWork {
   activity(leadId: string): Promise<Activity[]>;
   /** The latest note of each of these leads (the export's « Dernière note »), by lead id. */
   lastNotes(leadIds: readonly string[]): Promise<Map<string, string>>;
-  /** Leads still without an answer (`awaitingAnswer`), of the kinds given, received at or before the cutoff. */
-  countWaiting(kinds: readonly LeadKind[], receivedAtOrBefore: Date): Promise<number>;
-  /** Leads received in [from, to), by kind and channel, held leads apart. */
-  countReceived(from: Date, to: Date): Promise<ReceivedCount[]>;
+  /**
+   * Leads still without an answer (`awaitingAnswer`), of the kinds given, received at or before
+   * each cutoff: one count per cutoff, in one query.
+   */
+  countWaiting(kinds: readonly LeadKind[], cutoffs: readonly Date[]): Promise<number[]>;
+  /**
+   * Leads received in each period [bounds[i], bounds[i+1]) (ascending bounds, one query), by kind
+   * and channel, held leads apart: one list per period.
+   */
+  countReceived(bounds: readonly Date[]): Promise<ReceivedCount[][]>;
   /** Arrival and first « en cours » of the leads started in [from, to). */
   startTimes(from: Date, to: Date): Promise<{ receivedAt: Date; startedAt: Date }[]>;
   /**
-   * Leads the bot trap caught, received in [from, to), by reason: how many were caught (released
-   * since included) and how many still wait in « À vérifier ».
+   * Leads the bot trap caught, received in each period of `bounds` as for `countReceived`, by
+   * reason: how many were caught (released since included) and how many still wait in « À vérifier ».
    */
-  caughtByReason(from: Date, to: Date): Promise<CaughtCount[]>;
+  caughtByReason(bounds: readonly Date[]): Promise<CaughtCount[][]>;
 }
 
 export interface CaughtCount {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import {
   CONSENT_CHANNELS_OF,
   channelOf,
@@ -25,6 +25,30 @@ import type { LeadKind } from '../../kernel/schemas/lead-kinds.ts';
 import { entryOf } from '../../kernel/journal/lead-rows.ts';
 import { searchWords, type LeadSearchDialect } from '../../kernel/journal/lead-search.ts';
 import type { Database, LeadsTable } from '../../kernel/journal/tables.ts';
+
+/**
+ * Which of the periods [bounds[i], bounds[i+1]) holds `column`'s time, as SQL (the query's WHERE
+ * keeps the whole span): several weeks counted in one pass (docs/performance.md, « The
+ * workspace »). ISO times compare as text on SQLite and as timestamps on PostgreSQL alike.
+ */
+function periodOf(column: 'received_at', bounds: readonly Date[]) {
+  const inner = bounds.slice(1, -1);
+  if (inner.length === 0) return sql<number>`0`;
+  const whens = inner.map(
+    (bound, i) => sql`when ${sql.ref(column)} < ${bound.toISOString()} then ${i}`,
+  );
+  return sql<number>`case ${sql.join(whens, sql` `)} else ${inner.length} end`;
+}
+
+/** One list per period of `bounds`, from rows that say their period. */
+function byPeriod<T>(
+  bounds: readonly Date[],
+  rows: readonly { period: number; value: T }[],
+): T[][] {
+  const periods = bounds.slice(1).map((): T[] => []);
+  for (const { period, value } of rows) periods[Number(period)]!.push(value);
+  return periods;
+}
 
 /** docs/workspace.md: the inbox says « plus de 1 000 » rather than count further. */
 export const COUNT_CAP = 1000;
@@ -234,43 +258,56 @@ export class SqlLeadWork implements LeadWork {
     return new Map(rows.map((row) => [row.lead_id, row.value ?? '']));
   }
 
-  async countWaiting(kinds: readonly LeadKind[], receivedAtOrBefore: Date): Promise<number> {
-    if (kinds.length === 0) return 0;
+  async countWaiting(kinds: readonly LeadKind[], cutoffs: readonly Date[]): Promise<number[]> {
+    if (kinds.length === 0 || cutoffs.length === 0) return cutoffs.map(() => 0);
+    const times = cutoffs.map((cutoff) => cutoff.toISOString());
+    const latest = times.reduce((a, b) => (a > b ? a : b));
     const row = await this.db
       .selectFrom('leads')
-      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .select((eb) =>
+        times.map((time, i) =>
+          eb.fn
+            .sum<number | string>(eb.case().when('received_at', '<=', time).then(1).else(0).end())
+            .as(`upTo${i}`),
+        ),
+      )
       .where('answered_at', 'is', null)
       .where('work_status', 'in', [...OPEN_WORK_STATUSES])
       .where('status', 'in', NOT_HELD)
       .where('kind', 'in', [...kinds])
-      .where('received_at', '<=', receivedAtOrBefore.toISOString())
+      .where('received_at', '<=', latest)
       .executeTakeFirst();
-    return Number(row?.count ?? 0);
+    const counts = (row ?? {}) as Record<string, number | string | null>;
+    return times.map((_, i) => Number(counts[`upTo${i}`] ?? 0));
   }
 
-  async countReceived(from: Date, to: Date): Promise<ReceivedCount[]> {
+  async countReceived(bounds: readonly Date[]): Promise<ReceivedCount[][]> {
     const rows = await this.db
       .selectFrom('leads')
       .select((eb) => [
+        periodOf('received_at', bounds).as('period'),
         'kind',
         'consent_channel',
         eb('status', '=', 'spam').as('held'),
         eb.fn.countAll<number | string>().as('count'),
       ])
-      .where('received_at', '>=', from.toISOString())
-      .where('received_at', '<', to.toISOString())
-      .groupBy(['kind', 'consent_channel', 'held'])
+      .where('received_at', '>=', bounds[0]!.toISOString())
+      .where('received_at', '<', bounds.at(-1)!.toISOString())
+      .groupBy(['period', 'kind', 'consent_channel', 'held'])
       .execute();
-    const counts = new Map<string, ReceivedCount>();
+    const counts = new Map<string, { period: number; value: ReceivedCount }>();
     for (const row of rows) {
       const channel = channelOf((row.consent_channel ?? undefined) as ConsentChannel | undefined);
       const held = Boolean(Number(row.held));
-      const key = `${row.kind} ${channel} ${held}`;
-      const count = counts.get(key) ?? { kind: row.kind as LeadKind, channel, held, count: 0 };
-      count.count += Number(row.count);
+      const key = `${row.period} ${row.kind} ${channel} ${held}`;
+      const count = counts.get(key) ?? {
+        period: Number(row.period),
+        value: { kind: row.kind as LeadKind, channel, held, count: 0 },
+      };
+      count.value.count += Number(row.count);
       counts.set(key, count);
     }
-    return [...counts.values()];
+    return byPeriod(bounds, [...counts.values()]);
   }
 
   async startTimes(from: Date, to: Date): Promise<{ receivedAt: Date; startedAt: Date }[]> {
@@ -286,10 +323,11 @@ export class SqlLeadWork implements LeadWork {
     }));
   }
 
-  async caughtByReason(from: Date, to: Date): Promise<CaughtCount[]> {
+  async caughtByReason(bounds: readonly Date[]): Promise<CaughtCount[][]> {
     const rows = await this.db
       .selectFrom('leads')
       .select((eb) => [
+        periodOf('received_at', bounds).as('period'),
         'spam_reason',
         eb.fn.countAll<number | string>().as('caught'),
         eb.fn
@@ -298,15 +336,21 @@ export class SqlLeadWork implements LeadWork {
       ])
       // A released lead keeps its reason (journal-entry.ts): it was caught all the same.
       .where((eb) => eb.or([eb('status', '=', 'spam'), eb('spam_reason', 'is not', null)]))
-      .where('received_at', '>=', from.toISOString())
-      .where('received_at', '<', to.toISOString())
-      .groupBy('spam_reason')
+      .where('received_at', '>=', bounds[0]!.toISOString())
+      .where('received_at', '<', bounds.at(-1)!.toISOString())
+      .groupBy(['period', 'spam_reason'])
       .execute();
-    return rows.map((row) => ({
-      reason: (row.spam_reason ?? null) as SpamReason | null,
-      caught: Number(row.caught),
-      held: Number(row.held ?? 0),
-    }));
+    return byPeriod(
+      bounds,
+      rows.map((row) => ({
+        period: Number(row.period),
+        value: {
+          reason: (row.spam_reason ?? null) as SpamReason | null,
+          caught: Number(row.caught),
+          held: Number(row.held ?? 0),
+        },
+      })),
+    );
   }
 
   /** One change of status or assignee and its line in the history, together or not at all. */

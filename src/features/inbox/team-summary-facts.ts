@@ -21,16 +21,15 @@ export async function teamSummaryFacts(
   hours: BusinessHours,
   minutesAfterMidnight: number,
 ): Promise<TeamSummaryFacts> {
-  const [page, waitingTotal, overdue, caught] = await Promise.all([
+  const [page, [waitingTotal, overdue], [caught]] = await Promise.all([
     store.work.page({
       awaitingAnswer: true,
       kinds: ANSWERED_KINDS,
       order: 'due',
       limit: LISTED,
     }),
-    store.work.countWaiting(ANSWERED_KINDS, now),
-    store.work.countWaiting(ANSWERED_KINDS, overdueCutoff(now, PROMISED_HOURS, hours)),
-    store.work.caughtByReason(new Date(0), now),
+    store.work.countWaiting(ANSWERED_KINDS, [now, overdueCutoff(now, PROMISED_HOURS, hours)]),
+    store.work.caughtByReason([new Date(0), now]),
   ]);
   const listed = new Set(page.entries.map((entry) => entry.lead.id));
   const others = (
@@ -69,10 +68,10 @@ export async function teamSummaryFacts(
     at: now,
     waiting,
     toSee,
-    waitingTotal,
-    overdue,
-    held: caught.reduce((total, count) => total + count.held, 0),
-    heldTooFast: caught.find((count) => count.reason === 'too_fast')?.held ?? 0,
+    waitingTotal: waitingTotal!,
+    overdue: overdue!,
+    held: caught!.reduce((total, count) => total + count.held, 0),
+    heldTooFast: caught!.find((count) => count.reason === 'too_fast')?.held ?? 0,
     minutesAfterMidnight,
   };
 }

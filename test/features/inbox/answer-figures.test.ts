@@ -150,7 +150,9 @@ describe(`the journal's first answers (${defaultTestDialect})`, () => {
     expect(ids).not.toContain(called);
     expect(ids).not.toContain(closed);
     expect(awaiting.total).toBe(1);
-    expect(await store.work.countWaiting(['contact'], new Date('2026-11-30T00:00:00Z'))).toBe(1);
+    expect(await store.work.countWaiting(['contact'], [new Date('2026-11-30T00:00:00Z')])).toEqual([
+      1,
+    ]);
 
     const hours = NINE_TO_SIX;
     const entryOf = async (id: string) => (await store.work.find(id))!;

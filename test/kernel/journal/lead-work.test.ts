@@ -268,18 +268,33 @@ describe.each(dialects)('the team journal on %s (docs/workspace.md)', (dialect) 
     const { store, ids } = await seeded();
     // docs/workspace.md, « La promesse des 24 heures ouvrées »: « Traité » closes a lead unanswered.
     await store.work.setStatus(ids.marie!, 'traite', ANNE, new Date(T0 + 3_600_000));
-    expect(await store.work.countWaiting(['contact', 'audit'], new Date(T0 + 3 * 60_000))).toBe(1);
-    expect(await store.work.countWaiting(['contact', 'audit'], new Date(T0 + 10 * 60_000))).toBe(2);
-    const received = await store.work.countReceived(new Date(T0), new Date(T0 + 3_600_000));
-    expect(received).toEqual(
+    const cutoffs = [new Date(T0 + 3 * 60_000), new Date(T0 + 10 * 60_000)];
+    expect(await store.work.countWaiting(['contact', 'audit'], cutoffs)).toEqual([1, 2]);
+    // Two periods in one query, split between Léa (minute 2) and Paul (minute 3).
+    const split = [new Date(T0), new Date(T0 + 150_000), new Date(T0 + 3_600_000)];
+    const [before, after] = await store.work.countReceived(split);
+    expect(before).toEqual(
       expect.arrayContaining([
         { kind: 'contact', channel: 'site', held: false, count: 1 },
-        { kind: 'contact', channel: 'site', held: true, count: 1 },
-        { kind: 'audit', channel: 'assistant', held: false, count: 1 },
-        { kind: 'audit', channel: 'api', held: false, count: 1 },
         { kind: 'subscribe', channel: 'api', held: false, count: 1 },
       ]),
     );
+    expect(before).toHaveLength(2);
+    expect(after).toEqual(
+      expect.arrayContaining([
+        { kind: 'contact', channel: 'site', held: true, count: 1 },
+        { kind: 'audit', channel: 'assistant', held: false, count: 1 },
+        { kind: 'audit', channel: 'api', held: false, count: 1 },
+      ]),
+    );
+    expect(after).toHaveLength(3);
+    const [whole] = await store.work.countReceived([new Date(T0), new Date(T0 + 3_600_000)]);
+    expect(whole).toHaveLength(5);
+    const caught = await store.work.caughtByReason(split);
+    expect(caught.map((period) => period.map(({ caught, held }) => ({ caught, held })))).toEqual([
+      [],
+      [{ caught: 1, held: 1 }],
+    ]);
     const started = await store.work.startTimes(new Date(T0), new Date(T0 + 7_200_000));
     expect(started).toEqual([
       { receivedAt: new Date(T0 + 60_000), startedAt: new Date(T0 + 3_600_000) },
