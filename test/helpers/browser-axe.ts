@@ -21,14 +21,6 @@ declare global {
 }
 
 /**
- * Makes axe-core available in every page of the context. An init script goes through the DevTools
- * protocol, so the site's strict CSP (no inline script) stays in force during the checks.
- */
-export async function withAxe(context: BrowserContext): Promise<void> {
-  await context.addInitScript({ content: AXE_SOURCE });
-}
-
-/**
  * For axe on what a browser without JavaScript gets: axe needs scripts on, so the site's own script
  * is answered empty and its forms post natively, as with JavaScript off.
  */
@@ -48,6 +40,8 @@ export async function axeViolations(
   selector?: string,
   disabled: readonly string[] = [],
 ): Promise<string[]> {
+  // Loaded into the page only when a check runs (not into every page a test opens), through the
+  // DevTools protocol, so the site's strict CSP (no inline script) stays in force during the checks.
   if (!(await page.evaluate(() => window.axe !== undefined))) await page.evaluate(AXE_SOURCE);
   const rules = Object.fromEntries(disabled.map((rule) => [rule, { enabled: false }]));
   const { violations } = await page.evaluate(

@@ -5,7 +5,6 @@ import { readManifest } from '../../src/kernel/http/site/site-files.ts';
 import type { SiteManifest } from '../../src/kernel/schemas/site-manifest.ts';
 import { buildTestApp, type TestApp } from './app.ts';
 import { workerChromium } from './browser.ts';
-import { withAxe } from './browser-axe.ts';
 import { buildTestSite, type TestSite } from './site.ts';
 
 export interface ServedSite {
@@ -76,13 +75,12 @@ export function useSiteInChromium(
       return context;
     },
     /**
-     * A page `width` px wide (docs/workspace.md: 390 then 1,366), with axe loaded and signed in
-     * with `cookie` (`name=value`, from staff-session.ts's signIn).
+     * A page `width` px wide (docs/workspace.md: 390 then 1,366), signed in with `cookie`
+     * (`name=value`, from staff-session.ts's signIn).
      */
     async staffPage(width: number, cookie: string): Promise<Page> {
       await context?.close();
       context = await browser!.newContext({ viewport: { width, height: 900 } });
-      await withAxe(context);
       const [name, value] = cookie.split('=') as [string, string];
       await context.addCookies([{ name, value, url: served!.origin }]);
       return context.newPage();

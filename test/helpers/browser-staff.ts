@@ -2,7 +2,6 @@ import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
 import { inviteStaff } from '../../src/features/staff/invitations.ts';
 import type { StaffRole } from '../../src/features/staff/staff.ts';
 import type { Store } from '../../src/kernel/journal/store.ts';
-import { withAxe } from './browser-axe.ts';
 import { watchProblems } from './browser.ts';
 
 export const BROWSER_PASSWORD = 'le café du matin est prêt';
@@ -32,7 +31,6 @@ export async function signedInPage(
     javaScriptEnabled: javaScript,
     ...contextOptions,
   });
-  if (javaScript) await withAxe(context);
   const page = await context.newPage();
   const problems = watchProblems(page);
   await page.goto(link);

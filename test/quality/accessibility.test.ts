@@ -15,7 +15,7 @@ import {
   type PrivacyPageState,
 } from '../../src/kernel/schemas/privacy-pages.ts';
 import { hasChromium, watchProblems } from '../helpers/browser.ts';
-import { axeViolations, withAxe } from '../helpers/browser-axe.ts';
+import { axeViolations } from '../helpers/browser-axe.ts';
 import { useSiteInChromium } from '../helpers/browser-site.ts';
 
 const NOT_FOUND = '/page-qui-n-existe-pas';
@@ -24,7 +24,6 @@ const chromium = useSiteInChromium();
 
 async function newContext(width: number, height: number) {
   const context = await chromium.newContext({ viewport: { width, height }, locale: 'fr-FR' });
-  await withAxe(context);
   return context;
 }
 

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Lead } from '../../../src/kernel/lead/lead.ts';
 import { validAudit, validContact } from '../../helpers/app.ts';
-import { axeViolations, withAxe } from '../../helpers/browser-axe.ts';
+import { axeViolations } from '../../helpers/browser-axe.ts';
 import { useSiteInChromium } from '../../helpers/browser-site.ts';
 import { acceptLead, holdAsSpam, NOTIFICATION_STEP } from '../../helpers/test-stores.ts';
 import { activeMember, signIn } from '../staff/staff-session.ts';
@@ -99,7 +99,6 @@ describe('the workspace on a phone and a laptop (docs/workspace.md)', () => {
       viewport: { width, height },
       javaScriptEnabled: javaScript,
     });
-    if (javaScript) await withAxe(context);
     await context.addCookies([{ ...cookie, url: chromium.served.origin }]);
     return context.newPage();
   }

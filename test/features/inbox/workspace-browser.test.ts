@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Lead } from '../../../src/kernel/lead/lead.ts';
 import { inviteStaff } from '../../../src/features/staff/invitations.ts';
 import { validContact } from '../../helpers/app.ts';
-import { axeViolations, withAxe } from '../../helpers/browser-axe.ts';
+import { axeViolations } from '../../helpers/browser-axe.ts';
 import { useSiteInChromium } from '../../helpers/browser-site.ts';
 import { watchProblems } from '../../helpers/browser.ts';
 import { asObjects, parseCsv } from '../../helpers/csv.ts';
@@ -144,7 +144,6 @@ describe('the workspace in Chromium (docs/workspace.md)', () => {
         viewport: { width, height: 800 },
         javaScriptEnabled: javaScript,
       });
-      if (javaScript && AXE_CHECKED) await withAxe(context);
       const page = await context.newPage();
       const problems = watchProblems(page, (_url, status) => status === 401);
       const main = () => page.locator('main').innerText();
