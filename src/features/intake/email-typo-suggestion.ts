@@ -7,12 +7,36 @@ import emailMisspelled, { all } from 'email-misspelled';
  * nothing of ours: it runs in the browser as it is.
  */
 
-// The big providers' domains (gmail.com, orange.fr…), email-misspelled's own list.
-const misspelled = emailMisspelled({ domains: all });
+/** Edits at most between the typed domain and a provider's (email-misspelled's own default). */
+const MAX_MISSPELLED = 2;
+
+// The big providers' domains (gmail.com, orange.fr…), email-misspelled's own list. A domain longer
+// or shorter by more than MAX_MISSPELLED characters cannot be within that many edits: not compared.
+const misspelled = emailMisspelled({
+  domains: all,
+  maxMisspelled: MAX_MISSPELLED,
+  lengthDiffMax: MAX_MISSPELLED,
+});
+
+/**
+ * Domains known to have no suggestion. For an address with one `@`, email-misspelled's answer
+ * depends on its domain alone, and comparing a domain with each of the 289 providers' costs about
+ * as much CPU as journaling the lead (docs/performance.md, « The accept path »): an agency's
+ * senders write the same few domains again and again. Bounded: emptied when full.
+ */
+const withoutSuggestion = new Set<string>();
+const REMEMBERED_DOMAINS = 10_000;
 
 /** The address the person probably meant (a big provider's domain mistyped), or undefined. */
 export function likelyAddress(address: string): string | undefined {
-  const [suggestion] = misspelled(address.trim());
+  const typed = address.trim();
+  const domain = /^[^@<]*@([^@<]*)$/.exec(typed)?.[1];
+  if (domain !== undefined && withoutSuggestion.has(domain)) return undefined;
+  const [suggestion] = misspelled(typed);
+  if (!suggestion && domain !== undefined) {
+    if (withoutSuggestion.size >= REMEMBERED_DOMAINS) withoutSuggestion.clear();
+    withoutSuggestion.add(domain);
+  }
   return suggestion?.corrected;
 }
 

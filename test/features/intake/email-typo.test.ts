@@ -1,4 +1,6 @@
+import emailMisspelled, { all } from 'email-misspelled';
 import { describe, expect, it } from 'vitest';
+import { likelyAddress } from '../../../src/features/intake/email-typo-suggestion.ts';
 import { postJson } from '../../helpers/api-assertions.ts';
 import { useTestApp, validContact, validSubscribe } from '../../helpers/app.ts';
 
@@ -33,5 +35,34 @@ describe('a likely typo of a big provider’s domain', () => {
       expect(answer.statusCode).toBe(200);
       expect(answer.json().warnings).toBeUndefined();
     }
+  });
+});
+
+describe('the suggestion, asked again for a domain it has seen', () => {
+  // email-misspelled as documented (its default bounds), without the domains remembered.
+  const reference = emailMisspelled({ domains: all });
+  const ADDRESSES = [
+    'marie@gmial.com',
+    'paul@agence-dupont.fr',
+    'lea@orange.fe',
+    'ines@hotmial.fr',
+    'hugo@wanadoo.fe',
+    'zoe@gmail.com',
+    'jules@exemple.fr',
+    'Chloe@GMIAL.COM',
+    'emma@gmai.com',
+    'louis@yahooo.fr',
+    'sans-arobase.fr',
+    'deux@arobases@gmial.com',
+  ];
+
+  it('is the library’s own answer, the first time and every time after', () => {
+    for (let round = 0; round < 3; round++) {
+      for (const address of ADDRESSES) {
+        expect(likelyAddress(` ${address} `), address).toBe(reference(address)[0]?.corrected);
+      }
+    }
+    expect(likelyAddress('marie@gmial.com')).toBe('marie@gmail.com');
+    expect(likelyAddress('pierre@gmial.com')).toBe('pierre@gmail.com');
   });
 });
