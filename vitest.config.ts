@@ -81,7 +81,9 @@ export default defineConfig({
     // docs/quality.md: a worker keeps the modules it loaded from one test file to the next, instead
     // of loading the app again for each of its files (most of a file's time was that import).
     isolate: false,
-    testTimeout: 30_000,
+    // docs/quality.md, « Waits sized for a loaded machine »: a test may wait on several polls of up
+    // to 30 s each (below); at 30 s, one with four polls timed out on PostgreSQL in a full run.
+    testTimeout: 90_000,
     hookTimeout: 60_000,
     // docs/quality.md: fast-check properties run from a fixed seed (LEADGATE_PROPERTY_SEED varies it).
     setupFiles: ['test/helpers/property-seed.ts', 'test/helpers/process-umask.ts'],
