@@ -16,6 +16,13 @@ afterEach(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** Answers the clients count before the kill: `reached` resolves on the 30th, not on a timer. */
+function answersCounted(needed = 30) {
+  let resolve!: () => void;
+  const reached = new Promise<void>((done) => (resolve = done));
+  return { reached, count: (answers: number) => answers >= needed && resolve() };
+}
+
 describe('kill -9 mid-run loses no acknowledged lead and duplicates none (docs/reliability.md)', () => {
   it('every request answered 200 or 502 is in the journal exactly once after a restart', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'leadgate-crash-'));
@@ -25,6 +32,7 @@ describe('kill -9 mid-run loses no acknowledged lead and duplicates none (docs/r
 
     const answered = new Map<string, number>();
     const sent: string[] = [];
+    const enough = answersCounted();
     let running = true;
     const client = async () => {
       while (running) {
@@ -38,15 +46,15 @@ describe('kill -9 mid-run loses no acknowledged lead and duplicates none (docs/r
           });
           await response.arrayBuffer();
           answered.set(marker, response.status);
+          enough.count(answered.size);
         } catch {
           // The server died under this request: it may or may not be journaled, never twice.
         }
       }
     };
     const clients = Array.from({ length: 8 }, client);
-    // Kill while 8 requests are in flight, once enough have been acknowledged (a loaded CI is slow).
-    const until = Date.now() + 20_000;
-    while (answered.size < 30 && Date.now() < until) await sleep(20);
+    // Kill while 8 requests are in flight, once enough have been acknowledged.
+    await enough.reached;
     server.process.kill('SIGKILL');
     expect((await server.exited).signal).toBe('SIGKILL');
     running = false;
@@ -96,6 +104,7 @@ describe('kill -9 mid-run loses no acknowledged lead and duplicates none (docs/r
     children.push(server);
     const sent: string[] = [];
     let answered = 0;
+    const enough = answersCounted();
     let running = true;
     const client = async () => {
       while (running) {
@@ -104,14 +113,14 @@ describe('kill -9 mid-run loses no acknowledged lead and duplicates none (docs/r
         try {
           await (await post(server.url, marker)).arrayBuffer();
           answered += 1;
+          enough.count(answered);
         } catch {
           // killed under this request
         }
       }
     };
     const clients = Array.from({ length: 8 }, client);
-    const until = Date.now() + 20_000;
-    while (answered < 30 && Date.now() < until) await sleep(20);
+    await enough.reached;
     server.process.kill('SIGKILL');
     await server.exited;
     running = false;
@@ -144,13 +153,9 @@ describe('kill -9 mid-run loses no acknowledged lead and duplicates none (docs/r
       expect(markers.sort()).toEqual([...sent].sort());
       // The restarted server's dispatcher delivers them all, with no command run, including the
       // steps the killed one had leased once their lease ends (docs/delivery.md).
-      const deadline = Date.now() + 90_000;
-      let undelivered = entries.length;
-      while (undelivered > 0 && Date.now() < deadline) {
-        await sleep(500);
-        undelivered = (await store.list()).filter((entry) => entry.status !== 'delivered').length;
-      }
-      expect(undelivered).toBe(0);
+      const undelivered = async () =>
+        (await store.list()).filter((entry) => entry.status !== 'delivered').length;
+      await expect.poll(undelivered, { timeout: 90_000, interval: 500 }).toBe(0);
     } finally {
       await store.close();
     }

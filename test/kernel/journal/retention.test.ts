@@ -54,10 +54,8 @@ async function addresses(): Promise<string[]> {
 }
 
 /** Resolves once the job's asynchronous run got there (real I/O; the simulated clock stays put). */
-async function eventually(check: () => Promise<boolean>) {
-  const until = Date.now() + 10_000;
-  while (!(await check()) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
-}
+const eventually = (check: () => Promise<boolean>) =>
+  expect.poll(check, { interval: 5 }).toBe(true);
 
 describe('docs/consent.md: RETENTION_DAYS applied once a day by the running service', () => {
   it('erases a person whose last request is older than RETENTION_DAYS, counting from the last request', async () => {
