@@ -126,9 +126,7 @@ describe('the CLI bundle written by leadgate build (cold start, docs/performance
         body: JSON.stringify({ email: 'lea@example.fr', firstName: 'Léa' }),
       });
       expect(await lead.json()).toMatchObject({ success: true, existing: false });
-      for (let attempt = 0; attempt < 200 && receiver.received.length === 0; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await expect.poll(() => receiver.received.length, { interval: 50 }).toBeGreaterThan(0);
       expect(receiver.received.map((hook) => hook.verifyError ?? 'verified')).toEqual(['verified']);
     } finally {
       // Its graceful shutdown still writes to DATA_DIR: wait for it before afterAll removes the folder.

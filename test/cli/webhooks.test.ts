@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { webhookDestinationName } from '../../src/providers/webhooks/webhook-destination.ts';
 import { webhookIdFor } from '../../src/providers/webhooks/webhook-message.ts';
@@ -108,12 +107,11 @@ describe('leadgate leads status / replay --destination with webhooks (docs/webho
     try {
       expect((await postJson(t.app, '/api/contact', validContact)).statusCode).toBe(200);
       leadId = (await t.store.list())[0]!.lead.id;
-      for (let waited = 0; ; waited += 50) {
-        const steps = await t.store.deliveries.steps(leadId);
-        if (steps.every((step) => step.status === 'done' || step.status === 'dead')) break;
-        if (waited > 15_000) throw new Error(`steps still open: ${JSON.stringify(steps)}`);
-        await sleep(50);
-      }
+      const open = async () =>
+        (await t.store.deliveries.steps(leadId))
+          .filter((step) => step.status !== 'done' && step.status !== 'dead')
+          .map((step) => step.destination);
+      await expect.poll(open, { interval: 50 }).toEqual([]);
     } finally {
       await t.close();
     }

@@ -49,12 +49,9 @@ describe.skipIf(!postgresBinDir())('PostgreSQL stopped mid-run (docs/deployment.
     expect(node.process.exitCode).toBeNull();
 
     await cluster.start();
-    let after = await subscribe('apres@example.fr');
-    for (let i = 0; i < 20 && after.status !== 200; i += 1) {
-      await new Promise((done) => setTimeout(done, 250));
-      after = await subscribe('apres@example.fr');
-    }
-    expect(after.status).toBe(200);
+    await expect
+      .poll(async () => (await subscribe('apres@example.fr')).status, { interval: 250 })
+      .toBe(200);
     expect(await ready()).toBe(200);
     expect(node.process.exitCode).toBeNull();
 

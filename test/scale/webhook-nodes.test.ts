@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/kernel/journal/store.ts';
 import { webhookDestinationName } from '../../src/providers/webhooks/webhook-destination.ts';
@@ -59,13 +58,10 @@ describe.skipIf(!hasPostgres())('webhooks from two nodes on one PostgreSQL', () 
         expect(answer.status).toBe(200);
       }),
     );
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const entries = await journal.list();
-      if (entries.length === count && entries.every((entry) => entry.status === 'delivered')) break;
-      if (Date.now() > deadline) throw new Error(`not delivered: ${JSON.stringify(entries)}`);
-      await sleep(200);
-    }
+    const statuses = async () => (await journal.list()).map((entry) => entry.status);
+    await expect
+      .poll(statuses, { timeout: 120_000, interval: 200 })
+      .toEqual(Array(count).fill('delivered'));
     // Both nodes shut down as `leadgate serve` does on SIGTERM: each dispatcher finishes the
     // attempts it has in flight before the process exits, so a second copy, were one under way,
     // has arrived by then (docs/quality.md, « Proving an absence »). The outboxes stay to be read.
