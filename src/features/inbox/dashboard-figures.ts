@@ -42,20 +42,20 @@ export interface DashboardFigures {
   failing: InboxEntry[];
 }
 
-/** What one query reads for both weeks, split into last week's (0) and this week's (1). */
+/**
+ * What one query a figure reads for both weeks: `bounds` are last week's start, this week's and
+ * now; the per-period lists hold last week's (0) and this week's (1).
+ */
 interface WeeksRead {
+  bounds: [Date, Date, Date];
   received: ReceivedCount[][];
   starts: { receivedAt: Date; startedAt: Date }[];
   caught: CaughtCount[][];
   firsts: FirstAnswer[];
 }
 
-function weekFigures(
-  read: WeeksRead,
-  week: 0 | 1,
-  [from, to]: [Date, Date],
-  hours: BusinessHours,
-): WeekFigures {
+function weekFigures(read: WeeksRead, week: 0 | 1, hours: BusinessHours): WeekFigures {
+  const [from, to] = [read.bounds[week], read.bounds[week + 1]!];
   const within = (at: Date) => at >= from && at < to;
   const delays = read.starts
     .filter(({ startedAt }) => within(startedAt))
@@ -111,7 +111,7 @@ export async function dashboardFigures(
   const monday = parisWeekStart(now);
   const weekStart = parisTimeOn(monday, 0);
   const lastWeekStart = parisTimeOn(addDays(monday, -7), 0);
-  const bounds = [lastWeekStart, weekStart, now];
+  const bounds: [Date, Date, Date] = [lastWeekStart, weekStart, now];
   const overdueAt = overdueCutoff(now, PROMISED_HOURS, hours);
   const [received, starts, caught, firsts, [waiting, overdue], destinations, failing] =
     await Promise.all([
@@ -123,10 +123,10 @@ export async function dashboardFigures(
       store.deliveries.backlog(),
       latestFailing(store),
     ]);
-  const read = { received, starts, caught, firsts };
+  const read = { bounds, received, starts, caught, firsts };
   return {
-    thisWeek: weekFigures(read, 1, [weekStart, now], hours),
-    lastWeek: weekFigures(read, 0, [lastWeekStart, weekStart], hours),
+    thisWeek: weekFigures(read, 1, hours),
+    lastWeek: weekFigures(read, 0, hours),
     waiting: waiting!,
     overdue: overdue!,
     backlog: summarizeBacklog(destinations, now),
