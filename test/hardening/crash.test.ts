@@ -78,6 +78,11 @@ describe('kill -9 mid-run loses no acknowledged lead and duplicates none (docs/r
         expect(count, marker).toBe(1);
         expect(sent).toContain(marker);
       }
+      // docs/workspace.md, « La boîte de réception »: each acknowledged lead is found by the inbox's
+      // search, once (its words are indexed in its accept transaction).
+      for (const [marker] of acknowledged) {
+        expect((await store.work.page({ limit: 2, search: marker })).total, marker).toBe(1);
+      }
     } finally {
       await store.close();
     }
