@@ -208,6 +208,7 @@ export async function buildApp({
     minFillMs: config.limits.formMinFillMs,
     maxAgeMs: config.limits.formTokenMaxAgeMs,
     maxPosts: config.limits.formTokenMaxPosts,
+    ...(now && { now: () => now().getTime() }),
   });
   const newsletter = createNewsletter({
     journal: store.newsletter,

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createTestDatabase, defaultTestDialect } from '../helpers/postgres-databases.ts';
 import { buildTestSite } from '../helpers/site.ts';
 
 export interface ChildServer {
@@ -17,6 +18,22 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+export interface ChildJournal {
+  /** DATA_DIR, and DATABASE_URL in the `postgres` project. */
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/**
+ * The journal of this project's child servers (docs/quality.md, « How the suite runs »): SQLite in
+ * `dataDir`, or in the `postgres` project (LEADGATE_TEST_DIALECT) a database of its own.
+ */
+export async function childJournal(dataDir: string): Promise<ChildJournal> {
+  if (defaultTestDialect === 'sqlite') return { env: { DATA_DIR: dataDir }, drop: async () => {} };
+  const database = await createTestDatabase();
+  return { env: { DATA_DIR: dataDir, DATABASE_URL: database.url }, drop: () => database.drop() };
 }
 
 /** `leadgate serve` as an operator starts it: a child process configured by its environment only. */

@@ -7,13 +7,24 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/kernel/config.ts';
 import { createStore } from '../../src/wiring/create-store.ts';
 import { validContact } from '../helpers/app.ts';
-import { startChildServer, type ChildServer } from './child-server.ts';
+import {
+  childJournal,
+  startChildServer,
+  type ChildJournal,
+  type ChildServer,
+} from './child-server.ts';
 
 let dataDir: string;
+let journal: ChildJournal | undefined;
 const children: ChildServer[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) child.process.kill('SIGKILL');
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    child.process.kill('SIGKILL');
+    await child.exited;
+  }
   rmSync(dataDir, { recursive: true, force: true });
+  await journal?.drop();
+  journal = undefined;
 });
 
 /** Answers the clients count before the kill: `reached` resolves on the 30th, not on a timer. */
@@ -26,7 +37,8 @@ function answersCounted(needed = 30) {
 describe('kill -9 mid-run loses no acknowledged lead and duplicates none (docs/reliability.md)', () => {
   it('every request answered 200 or 502 is in the journal exactly once after a restart', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'leadgate-crash-'));
-    const env = { DATA_DIR: dataDir };
+    journal = await childJournal(dataDir);
+    const env = journal.env;
     const server = await startChildServer(env);
     children.push(server);
 
@@ -97,8 +109,9 @@ describe('kill -9 mid-run loses no acknowledged lead and duplicates none (docs/r
 
   it('with Idempotency-Key, retrying every request after the crash journals each lead exactly once', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'leadgate-crash-keys-'));
+    journal = await childJournal(dataDir);
     // A short provider timeout, so keys held by the killed server are taken over sooner (2 × 1 s + 10 s).
-    const env = { DATA_DIR: dataDir, PROVIDER_TIMEOUT_MS: '1000' };
+    const env = { ...journal.env, PROVIDER_TIMEOUT_MS: '1000' };
     const post = (url: string, marker: string) =>
       fetch(`${url}/api/contact`, {
         method: 'POST',

@@ -7,16 +7,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/kernel/config.ts';
 import { createStore } from '../../src/wiring/create-store.ts';
 import { validContact } from '../helpers/app.ts';
-import { startChildServer } from './child-server.ts';
+import { childJournal, startChildServer, type ChildJournal } from './child-server.ts';
 
 /** A real SMTP server that takes 1.5 s to accept each message: a slow provider. */
 let smtp: SMTPServer;
 let smtpUrl: string;
 let dataDir: string;
+let journal: ChildJournal;
 /** Resolved when the first message reaches the SMTP server: a request is then in flight. */
 let messageArrived: Promise<void>;
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'leadgate-shutdown-'));
+  journal = await childJournal(dataDir);
   let arrived = () => {};
   messageArrived = new Promise((resolve) => (arrived = resolve));
   smtp = new SMTPServer({
@@ -35,12 +37,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
   rmSync(dataDir, { recursive: true, force: true });
+  await journal.drop();
 });
 
 describe('SIGTERM finishes in-flight requests, then exits (docs/reliability.md)', () => {
   it('answers the request in flight with 200, refuses new ones, and exits 0', async () => {
     const env = {
-      DATA_DIR: dataDir,
+      ...journal.env,
       MAIL_PROVIDER: 'smtp',
       SMTP_URL: smtpUrl,
       PROVIDER_TIMEOUT_MS: '10000',

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { emailOf } from '../../src/kernel/lead/lead.ts';
-import { TOKEN_SHAPE } from '../../src/features/intake/forms/bot-trap.ts';
 import { HONEYPOT_FIELD } from '../../src/kernel/schemas/bot-trap.ts';
 import { hasChromium, watchProblems } from '../helpers/browser.ts';
 import { useSiteInChromium } from '../helpers/browser-site.ts';
@@ -98,14 +97,6 @@ describe.skipIf(!hasChromium())('the request about one’s data in Chromium', ()
   }
 });
 
-/** Waits until the page's form token is old enough for the bot trap's minimum fill time. */
-async function afterMinimumFill(page: Page, form: ReturnType<Page['locator']>) {
-  const token = await form.locator('input[name="form_token"]').inputValue();
-  const issuedAtMs = Number(TOKEN_SHAPE.exec(token)?.[1]) * 1000;
-  const minFillMs = chromium.served.test.config.limits.formMinFillMs;
-  await page.waitForTimeout(Math.max(0, issuedAtMs + minFillMs - Date.now()));
-}
-
 async function subscriptionOf(address: string) {
   const entries = await chromium.served.test.store.list();
   return entries.filter((entry) => emailOf(entry.lead) === address);
@@ -135,7 +126,7 @@ describe.skipIf(!hasChromium())('WebMCP on the site’s forms in Chromium (docs/
       await form.getByLabel('Prénom').fill('Camille');
       await form.getByLabel('Adresse e-mail').fill(address);
       await form.getByRole('checkbox').check();
-      await afterMinimumFill(page, form);
+      chromium.served.passFillTime();
       const answered = page.waitForResponse((response) =>
         response.url().endsWith('/api/subscribe'),
       );

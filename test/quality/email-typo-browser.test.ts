@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { TOKEN_SHAPE } from '../../src/features/intake/forms/bot-trap.ts';
 import { emailOf } from '../../src/kernel/lead/lead.ts';
 import { axeViolations } from '../helpers/browser-axe.ts';
 import { hasChromium, watchProblems } from '../helpers/browser.ts';
@@ -14,14 +13,6 @@ async function open(javaScriptEnabled: boolean) {
   expect((await page.goto(`${chromium.served.origin}/newsletter`))?.status()).toBe(200);
   const form = page.locator('form[action="/api/subscribe"]').first();
   return { page, problems, form, email: form.getByLabel('Adresse e-mail') };
-}
-
-/** The bot trap's minimum fill time, counted from the page's token as the server counts it. */
-async function waitFillTime(form: Awaited<ReturnType<typeof open>>['form']) {
-  const token = await form.locator('input[name="form_token"]').inputValue();
-  const issuedAtMs = Number(TOKEN_SHAPE.exec(token)?.[1]) * 1000;
-  const minFillMs = chromium.served.test.config.limits.formMinFillMs;
-  await form.page().waitForTimeout(Math.max(0, issuedAtMs + minFillMs - Date.now()));
 }
 
 /**
@@ -64,7 +55,7 @@ describe.skipIf(!hasChromium())('« Vouliez-vous dire … ? » on the forms, in 
       .poll(() => form.locator('#lettre-email-suggestion').textContent())
       .toContain('lea.envoi@hotmail.fr');
     await form.locator('input[type=checkbox]').last().check();
-    await waitFillTime(form);
+    chromium.served.passFillTime();
     // The answer read on its way to the page, which leaves for the thank-you page at once.
     let body: { warnings?: { code: string }[] } | undefined;
     await page.route('**/api/subscribe', async (route) => {

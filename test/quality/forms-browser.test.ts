@@ -93,13 +93,9 @@ describe.skipIf(!hasChromium())(
           const filled = await fillWithKeyboard(page, form, email);
           expect(filled.problems).toEqual([]);
           // A person takes at least the minimum fill time; a keyboard robot may not (bot-trap.test.ts).
-          // Counted from the second the page's token holds, as the server counts it: a clock read
-          // before the page was asked for can be a second early on a busy machine.
-          const minFillMs = chromium.served.test.config.limits.formMinFillMs;
           const token = await form.locator('input[name="form_token"]').inputValue();
-          const issuedAtMs = Number(TOKEN_SHAPE.exec(token)?.[1]) * 1000;
-          expect(issuedAtMs).toBeGreaterThan(0);
-          await page.waitForTimeout(Math.max(0, issuedAtMs + minFillMs - Date.now()));
+          expect(token).toMatch(TOKEN_SHAPE);
+          chromium.served.passFillTime();
           await page.keyboard.press('Enter'); // on the submit button, where the walk stopped
 
           await expectThankYou(page, target.action);

@@ -51,7 +51,7 @@ export function registerLeadRoutes(
           callerKey: idempotencyKeyOf(request),
           consent,
           identified: (leadId) => bindLeadId(request, reply, leadId),
-          spam: botTrap.verdict(request.body, Date.now()),
+          spam: botTrap.verdict(request.body),
         });
         if (isBrowserFormPost(request)) return reply.redirect(endpoint.thankYouPath, 303);
         return successBody(endpoint, outcome);

@@ -10,13 +10,13 @@ import { trapFieldsOf } from '../../../kernel/http/form-body.ts';
  * The token gives a minimum fill time, a maximum age, and a number of posts it is good for.
  */
 export interface BotTrap {
-  /** The token of a page served at `nowMs`, the same for the whole second. */
-  issue(nowMs: number): string;
+  /** The token of a page served at `nowMs` (by default now), the same for the whole second. */
+  issue(nowMs?: number): string;
   /**
    * Why a request's body is a form post the trap caught (journaled as `spam` with that reason, to
    * be reviewed and released, never dropped), or undefined; a JSON body never is.
    */
-  verdict(body: unknown, nowMs: number): SpamReason | undefined;
+  verdict(body: unknown, nowMs?: number): SpamReason | undefined;
 }
 
 export interface BotTrapSettings {
@@ -26,6 +26,8 @@ export interface BotTrapSettings {
   maxAgeMs?: number;
   /** FORM_TOKEN_MAX_POSTS: the posts one token is good for; the next are `token_replayed`. */
   maxPosts?: number;
+  /** The service's clock, in milliseconds (a test drives it past the minimum fill time). */
+  now?: () => number;
 }
 
 /** The shape of an issued token: the second, a dot, 22 base64url characters of HMAC-SHA256. */
@@ -36,7 +38,7 @@ const COUNTED_TOKENS_MAX = 50_000;
 
 export function createBotTrap(
   key: string,
-  { minFillMs, maxAgeMs = 12 * 3_600_000, maxPosts = 3 }: BotTrapSettings,
+  { minFillMs, maxAgeMs = 12 * 3_600_000, maxPosts = 3, now = Date.now }: BotTrapSettings,
 ): BotTrap {
   const mac = (second: string) =>
     createHmac('sha256', key).update(`form-time ${second}`).digest('base64url').slice(0, 22);
@@ -71,11 +73,11 @@ export function createBotTrap(
     return nowMs - servedMs < minFillMs ? 'too_fast' : undefined;
   };
   return {
-    issue(nowMs) {
+    issue(nowMs = now()) {
       const second = String(Math.floor(nowMs / 1000));
       return `${second}.${mac(second)}`;
     },
-    verdict(body, nowMs) {
+    verdict(body, nowMs = now()) {
       const trap = trapFieldsOf(body);
       if (trap === undefined) return undefined;
       if (trap.honeypot) return 'honeypot';

@@ -29,7 +29,7 @@ export function formErrorHandler(
     const apiError = toApiError(error, { bodyLimit, request });
     const html =
       formPages && isBrowserFormPost(request)
-        ? pageFor(formPages, request, error, apiError, () => trap.issue(Date.now()))
+        ? pageFor(formPages, request, error, apiError, () => trap.issue())
         : undefined;
     if (html === undefined) throw error;
     return reply
