@@ -44,15 +44,15 @@ function lineOf(delays: readonly number[], name?: string): AnswerLine {
  */
 export function answerFigures(firsts: readonly FirstAnswer[], hours: BusinessHours): AnswerFigures {
   const promised = firsts.filter((first) => ANSWERED_KINDS.includes(first.kind));
-  const delayOf = (first: FirstAnswer) => businessMsBetween(first.receivedAt, first.at, hours);
+  const delays = promised.map((first) => businessMsBetween(first.receivedAt, first.at, hours));
   const byPerson = new Map<string, { name: string; delays: number[] }>();
-  for (const first of promised) {
+  promised.forEach((first, index) => {
     const person = byPerson.get(first.by.id) ?? { name: first.by.name, delays: [] };
-    person.delays.push(delayOf(first));
+    person.delays.push(delays[index]!);
     byPerson.set(first.by.id, person);
-  }
+  });
   return {
-    overall: promised.length ? lineOf(promised.map(delayOf)) : undefined,
+    overall: promised.length ? lineOf(delays) : undefined,
     perPerson: [...byPerson.values()]
       .map(({ name, delays }) => lineOf(delays, name))
       .sort((a, b) => a.name!.localeCompare(b.name!, 'fr')),
