@@ -52,10 +52,10 @@ describe('the inbox reads the leads in page order on SQLite', () => {
     ['unassigned', { assignee: null }],
   ];
 
-  it.each(VIEWS)('%s: a page, newest and oldest first', async (_name, filter) => {
+  it.each(VIEWS)('%s: a page, newest and oldest (due) first', async (_name, filter) => {
     const plans = await plansOf(async (work) => {
       await work.page({ ...filter, limit: 50 });
-      await work.page({ ...filter, order: 'oldest', limit: 50 });
+      await work.page({ ...filter, order: 'due', limit: 50 });
     });
     expect(plans).toHaveLength(2);
     for (const plan of plans) expect(plan.join(' | ')).not.toContain('TEMP B-TREE');
