@@ -397,8 +397,11 @@ export class SqlLeadWork implements LeadWork {
     // « À traiter » names the statuses, which its index (leads_awaiting_answer) is walked by; any
     // other view says `<>`: given an IN list, SQLite reads the status index and sorts every lead
     // (at 100,000 leads the inbox's first page 7 → 62 ms, a search 8 → 117 ms, an export 5 → 45 s).
-    else if (filter.held !== 'also' && filter.awaitingAnswer) q = q.where('status', 'in', NOT_HELD);
-    else if (filter.held !== 'also') q = q.where('status', '<>', 'spam');
+    else if (filter.held !== 'also') {
+      q = filter.awaitingAnswer
+        ? q.where('status', 'in', NOT_HELD)
+        : q.where('status', '<>', 'spam');
+    }
     if (filter.kinds?.length) q = q.where('kind', 'in', [...filter.kinds]);
     if (filter.workStatuses?.length) q = q.where('work_status', 'in', [...filter.workStatuses]);
     if (filter.awaitingAnswer) {

@@ -75,12 +75,10 @@ function dispatcherOn(store: Store, destination: Destination, busyConcurrency?: 
   });
 }
 
-async function allDelivered(store: Store, ids: readonly string[]): Promise<void> {
-  for (;;) {
-    const steps = await Promise.all(ids.map((id) => store.deliveries.steps(id)));
-    if (steps.every((of) => of.every((step) => step.status === 'done'))) return;
-    await sleep(20);
-  }
+/** True once every step of `ids` is done. */
+async function allDelivered(store: Store, ids: readonly string[]): Promise<boolean> {
+  const steps = await Promise.all(ids.map((id) => store.deliveries.steps(id)));
+  return steps.every((of) => of.every((step) => step.status === 'done'));
 }
 
 describe(`the dispatcher's steps in flight (${defaultTestDialect})`, () => {
@@ -91,7 +89,7 @@ describe(`the dispatcher's steps in flight (${defaultTestDialect})`, () => {
     const notification = slowNotification();
     dispatcher = dispatcherOn(store, notification.destination);
     dispatcher.start();
-    await allDelivered(store, ids);
+    await expect.poll(() => allDelivered(store, ids)).toBe(true);
     expect(notification.mostAtOnce()).toBeGreaterThan(2);
     expect(notification.mostAtOnce()).toBeLessThanOrEqual(16);
     expect([...notification.delivered].sort()).toEqual([...ids].sort());
@@ -113,7 +111,7 @@ describe(`the dispatcher's steps in flight (${defaultTestDialect})`, () => {
       }
     })();
     running.start();
-    await allDelivered(store, ids);
+    await expect.poll(() => allDelivered(store, ids)).toBe(true);
     arriving = false;
     await arrivals;
     expect([...notification.delivered].sort()).toEqual([...ids].sort());

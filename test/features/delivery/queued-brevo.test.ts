@@ -49,14 +49,9 @@ async function post(url: string, payload: object) {
   return { status: response.statusCode, ms: performance.now() - started };
 }
 
-/** Waits until every lead of the journal is delivered; says how many are not. */
-async function undeliveredAfter(ms: number): Promise<number> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const left = (await harness!.store.list()).filter((entry) => entry.status !== 'delivered');
-    if (left.length === 0 || Date.now() > until) return left.length;
-    await sleep(100);
-  }
+/** How many leads of the journal are not delivered yet. */
+async function undelivered(): Promise<number> {
+  return (await harness!.store.list()).filter((entry) => entry.status !== 'delivered').length;
 }
 
 /** Single opt-in sign-ups, one contact call each (docs/consent.md), all delivered in the end. */
@@ -65,7 +60,7 @@ async function deliveredSignUps(count: number, env: Record<string, string>) {
   for (let i = 0; i < count; i += 1) {
     expect((await post('/api/subscribe', subscriber(i))).status).toBe(200);
   }
-  expect(await undeliveredAfter(30_000)).toBe(0);
+  await expect.poll(undelivered, { timeout: 30_000 }).toBe(0);
 }
 
 const idempotencyKeys = () =>
@@ -90,7 +85,7 @@ describe('DELIVERY=queued on the Brevo stand-in (docs/delivery.md)', () => {
     const settled = await Promise.all(answers);
     expect(settled.map((answer) => answer.status)).toEqual(Array(24).fill(200));
 
-    expect(await undeliveredAfter(20_000)).toBe(0);
+    await expect.poll(undelivered, { timeout: 20_000 }).toBe(0);
     const contacts = fake.requestsTo('/contacts').filter((request) => request.headers['api-key']);
     const addresses = contacts.map((request) => (request.body as { email: string }).email);
     // The budget is respected, not discovered: at most a stray 429 at a window's edge.
@@ -142,7 +137,7 @@ describe('DELIVERY=queued on the Brevo stand-in (docs/delivery.md)', () => {
 
     fake.script('/contacts', undefined);
     fake.script('/smtp/email', undefined);
-    expect(await undeliveredAfter(15_000)).toBe(0);
+    await expect.poll(undelivered, { timeout: 15_000 }).toBe(0);
     expect(fake.contacts.size).toBe(5);
     expect(fake.sent).toHaveLength(5);
     expect(new Set(idempotencyKeys()).size).toBe(5);
@@ -156,7 +151,7 @@ describe('DELIVERY=queued on the Brevo stand-in (docs/delivery.md)', () => {
     // dispatcher has given up on a call that Brevo carries out anyway. Then Brevo recovers.
     await expect.poll(() => fake.requestsTo('/smtp/email').length).toBeGreaterThan(2);
     fake.limit({ answerAfterMs: 0 });
-    expect(await undeliveredAfter(15_000)).toBe(0);
+    await expect.poll(undelivered, { timeout: 15_000 }).toBe(0);
     // One confirmation and one notification, whatever the number of calls the timeouts caused.
     expect(fake.sent).toHaveLength(2);
 
